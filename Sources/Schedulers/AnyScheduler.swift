@@ -1,0 +1,133 @@
+/// A type-erased scheduler, so that code can take a scheduler without a generic parameter.
+///
+/// A view model that should run on the main queue in production and on a test scheduler in
+/// tests takes an `AnySchedulerOf<DispatchQueue>`:
+///
+/// ```swift
+/// final class EpisodeModel: Sendable {
+///   let scheduler: AnySchedulerOf<DispatchQueue>
+///   init(scheduler: AnySchedulerOf<DispatchQueue>) { self.scheduler = scheduler }
+/// }
+///
+/// let live = EpisodeModel(scheduler: .main)
+/// let instant = EpisodeModel(scheduler: .immediate)
+/// let test = DispatchQueue.test
+/// let controlled = EpisodeModel(scheduler: test.eraseToAnyScheduler())
+/// ```
+///
+/// Every call forwards to the wrapped scheduler, so an erased ``TestScheduler`` is still
+/// advanced through the original reference.
+public struct AnyScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: Scheduler
+where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
+  public typealias Stride = SchedulerTimeType.Stride
+
+  @usableFromInline let _now: @Sendable () -> SchedulerTimeType
+  @usableFromInline let _minimumTolerance: @Sendable () -> Stride
+  @usableFromInline let _schedule:
+    @Sendable (SchedulerOptions?, @escaping @Sendable () -> Void) -> Void
+  @usableFromInline let _scheduleAfter:
+    @Sendable (SchedulerTimeType, Stride, SchedulerOptions?, @escaping @Sendable () -> Void) ->
+      Void
+  @usableFromInline let _scheduleRepeating:
+    @Sendable (
+      SchedulerTimeType, Stride, Stride, SchedulerOptions?, @escaping @Sendable () -> Void
+    ) -> any Cancellable
+
+  /// Creates a scheduler from closures, one for each requirement of ``Scheduler``.
+  ///
+  /// ```swift
+  /// let logging = AnySchedulerOf<DispatchQueue>(
+  ///   minimumTolerance: { .zero },
+  ///   now: { DispatchQueue.main.now },
+  ///   scheduleImmediately: { options, action in print("now"); DispatchQueue.main.schedule(options: options, action) },
+  ///   delayed: { date, tolerance, options, action in
+  ///     DispatchQueue.main.schedule(after: date, tolerance: tolerance, options: options, action)
+  ///   },
+  ///   interval: { date, interval, tolerance, options, action in
+  ///     DispatchQueue.main.schedule(
+  ///       after: date, interval: interval, tolerance: tolerance, options: options, action)
+  ///   }
+  /// )
+  /// ```
+  @inlinable
+  public init(
+    minimumTolerance: @escaping @Sendable () -> Stride,
+    now: @escaping @Sendable () -> SchedulerTimeType,
+    scheduleImmediately: @escaping @Sendable (SchedulerOptions?, @escaping @Sendable () -> Void)
+      -> Void,
+    delayed: @escaping @Sendable (
+      SchedulerTimeType, Stride, SchedulerOptions?, @escaping @Sendable () -> Void
+    ) -> Void,
+    interval: @escaping @Sendable (
+      SchedulerTimeType, Stride, Stride, SchedulerOptions?, @escaping @Sendable () -> Void
+    ) -> any Cancellable
+  ) {
+    _minimumTolerance = minimumTolerance
+    _now = now
+    _schedule = scheduleImmediately
+    _scheduleAfter = delayed
+    _scheduleRepeating = interval
+  }
+
+  /// Wraps `scheduler`.
+  @inlinable
+  public init<S: Scheduler>(_ scheduler: S)
+  where S.SchedulerTimeType == SchedulerTimeType, S.SchedulerOptions == SchedulerOptions {
+    self.init(
+      minimumTolerance: { scheduler.minimumTolerance },
+      now: { scheduler.now },
+      scheduleImmediately: { scheduler.schedule(options: $0, $1) },
+      delayed: { scheduler.schedule(after: $0, tolerance: $1, options: $2, $3) },
+      interval: { scheduler.schedule(after: $0, interval: $1, tolerance: $2, options: $3, $4) }
+    )
+  }
+
+  @inlinable public var now: SchedulerTimeType { _now() }
+  @inlinable public var minimumTolerance: Stride { _minimumTolerance() }
+
+  @inlinable
+  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    _schedule(options, action)
+  }
+
+  @inlinable
+  public func schedule(
+    after date: SchedulerTimeType, tolerance: Stride, options: SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  ) {
+    _scheduleAfter(date, tolerance, options, action)
+  }
+
+  @inlinable
+  public func schedule(
+    after date: SchedulerTimeType, interval: Stride, tolerance: Stride,
+    options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    _scheduleRepeating(date, interval, tolerance, options, action)
+  }
+}
+
+/// A type-erased scheduler with the same time and option types as `S`.
+///
+/// ```swift
+/// let scheduler: AnySchedulerOf<DispatchQueue> = .main
+/// ```
+public typealias AnySchedulerOf<S: Scheduler> = AnyScheduler<
+  S.SchedulerTimeType, S.SchedulerOptions
+>
+
+extension Scheduler {
+  /// Wraps this scheduler in an ``AnyScheduler``. Erasing an `AnyScheduler` returns it as is.
+  ///
+  /// ```swift
+  /// let scheduler = DispatchQueue.test
+  /// let model = EpisodeModel(scheduler: scheduler.eraseToAnyScheduler())
+  /// ```
+  @inlinable
+  public func eraseToAnyScheduler() -> AnyScheduler<SchedulerTimeType, SchedulerOptions> {
+    if let erased = self as? AnyScheduler<SchedulerTimeType, SchedulerOptions> {
+      return erased
+    }
+    return AnyScheduler(self)
+  }
+}

@@ -1,0 +1,14 @@
+/// Something that can be cancelled, such as repeating work returned by
+/// ``Scheduler/schedule(after:interval:tolerance:options:_:)``.
+///
+/// Cancelling is idempotent and may happen on any thread, including from inside the action
+/// being cancelled.
+///
+/// ```swift
+/// let timer = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) { tick() }
+/// timer.cancel()  // no further ticks
+/// ```
+public protocol Cancellable: Sendable {
+  /// Cancels the work. Calling it again does nothing.
+  func cancel()
+}

@@ -1,0 +1,66 @@
+/// A scheduler that runs every action at once, collapsing time to a point.
+///
+/// Use it in tests where waiting is beside the point: a model that delays, debounces or hops
+/// queues runs straight through.
+///
+/// ```swift
+/// let model = HomeModel(scheduler: .immediate)
+/// model.reloadButtonTapped()  // the ten-second delay has already "passed"
+/// ```
+///
+/// - ``now`` never moves: it is the instant the scheduler was created with.
+/// - Delayed work runs at once, whatever its date.
+/// - Repeating work runs once, at once, and the returned cancellable does nothing: running it
+///   forever would never return. Use ``TestScheduler`` to test repetition.
+/// - Nested scheduling does not grow the stack: an action scheduled from inside another one
+///   runs as soon as the outer action returns (first-in, first-out), before the outermost
+///   `schedule` call returns, on the same thread.
+public struct ImmediateScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>:
+  Scheduler
+where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
+  /// The instant the scheduler was created with; it never changes.
+  public let now: SchedulerTimeType
+
+  /// Creates an immediate scheduler whose clock stands at `now`.
+  public init(now: SchedulerTimeType) { self.now = now }
+
+  public var minimumTolerance: SchedulerTimeType.Stride { .zero }
+
+  /// Runs the action at once.
+  public func schedule(options _: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    ThreadTrampoline.run(action)
+  }
+
+  /// Runs the action at once, whatever `date` is.
+  public func schedule(
+    after _: SchedulerTimeType, tolerance _: SchedulerTimeType.Stride,
+    options _: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+  ) {
+    ThreadTrampoline.run(action)
+  }
+
+  /// Runs the action once, at once, and returns a cancellable that does nothing.
+  ///
+  /// - Precondition: `interval` is greater than zero, as on every scheduler.
+  public func schedule(
+    after _: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+    tolerance _: SchedulerTimeType.Stride, options _: SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    precondition(
+      interval > .zero,
+      "ImmediateScheduler: a repeating action needs an interval greater than zero, got \(interval)"
+    )
+    ThreadTrampoline.run(action)
+    return AnyCancellable {}
+  }
+}
+
+/// An immediate scheduler with the same time and option types as `S`.
+///
+/// ```swift
+/// let scheduler: ImmediateSchedulerOf<DispatchQueue> = DispatchQueue.immediate
+/// ```
+public typealias ImmediateSchedulerOf<S: Scheduler> = ImmediateScheduler<
+  S.SchedulerTimeType, S.SchedulerOptions
+>

@@ -1,0 +1,62 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A hook that a test-support module implements to turn a message into a test failure.
+///
+/// `Schedulers` must not import XCTest or Testing, yet a ``TestScheduler`` whose `run()` hits
+/// its bound should fail the running test. `SchedulersTesting` declares a type conforming to
+/// this protocol; ``TestFailure`` finds it by name at run time, which works with the static
+/// linking of test bundles and needs no global mutable state.
+public protocol _SchedulersTestFailureReporter {
+  static func recordFailure(
+    _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
+}
+
+/// Reports a misuse of a test scheduler: as a test failure when `SchedulersTesting` is linked
+/// into the process, otherwise on standard error. Never crashes.
+@usableFromInline
+enum TestFailure {
+  /// The mangled name of `SchedulersTesting.TestFailureReporter`.
+  static let reporterTypeName = "17SchedulersTesting19TestFailureReporterV"
+
+  // Looked up on each failure, which is rare: a cache would be global state for no gain.
+  static var reporter: (any _SchedulersTestFailureReporter.Type)? {
+    _typeByName(reporterTypeName) as? any _SchedulersTestFailureReporter.Type
+  }
+
+  @usableFromInline
+  static func record(
+    _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+  ) {
+    if let reporter {
+      reporter.recordFailure(
+        message, fileID: fileID, filePath: filePath, line: line, column: column)
+    } else {
+      writeToStandardError("\(fileID):\(line): \(message)\n")
+    }
+  }
+
+  static func writeToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+      _ = write(2, bytes.baseAddress, bytes.count)
+    }
+  }
+}
+
+/// An identifier of the calling thread, to tell a re-entrant call from a concurrent one.
+@usableFromInline
+func currentThreadID() -> UInt {
+  #if canImport(Darwin)
+    return UInt(bitPattern: pthread_self())
+  #elseif canImport(Glibc)
+    return UInt(pthread_self())
+  #else
+    return UInt(bitPattern: Int(bitPattern: pthread_self()))
+  #endif
+}

@@ -1,0 +1,130 @@
+/// A type that decides when and where work runs.
+///
+/// `Scheduler` has the shape of Combine's protocol of the same name: a notion of the current
+/// time, a minimum tolerance, and three ways to schedule an action (as soon as possible, after a
+/// date, and repeatedly). Code that waits takes a scheduler instead of calling Dispatch directly,
+/// so that production passes a real queue and tests pass a scheduler they control:
+///
+/// ```swift
+/// final class HomeModel: Sendable {
+///   let scheduler: AnySchedulerOf<DispatchQueue>
+///   init(scheduler: AnySchedulerOf<DispatchQueue>) { self.scheduler = scheduler }
+///
+///   func refreshSoon(_ refresh: @escaping @Sendable () -> Void) {
+///     scheduler.schedule(after: scheduler.now.advanced(by: .seconds(10)), refresh)
+///   }
+/// }
+///
+/// let live = HomeModel(scheduler: .main)        // waits ten real seconds
+/// let instant = HomeModel(scheduler: .immediate) // runs at once
+/// ```
+///
+/// Schedulers are `Sendable`: every method may be called from any thread. Actions are
+/// `@Sendable` because a scheduler may run them on another thread than the caller's; to touch
+/// `@MainActor` state from an action, write the closure as `{ @MainActor in ... }`, which selects
+/// the main-actor overloads in `Scheduler+MainActor.swift`.
+public protocol Scheduler<SchedulerTimeType, SchedulerOptions>: Sendable {
+  /// The instants of this scheduler's clock.
+  associatedtype SchedulerTimeType: Strideable & Sendable
+  where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable
+
+  /// Scheduler-specific options, such as a quality of service.
+  associatedtype SchedulerOptions
+
+  /// The scheduler's current time.
+  var now: SchedulerTimeType { get }
+
+  /// The smallest tolerance this scheduler honours.
+  var minimumTolerance: SchedulerTimeType.Stride { get }
+
+  /// Schedules an action to run as soon as possible.
+  func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void)
+
+  /// Schedules an action to run once, at or after `date`.
+  ///
+  /// A `date` in the past means "as soon as possible"; no scheduler moves its clock backwards.
+  func schedule(
+    after date: SchedulerTimeType,
+    tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  )
+
+  /// Schedules an action to run at `date` and then every `interval`, until cancelled.
+  ///
+  /// The returned value stops the repetition when cancelled. An `interval` that is zero or
+  /// negative is a programming error: conforming schedulers stop with a precondition failure
+  /// that names the problem, rather than spin forever.
+  func schedule(
+    after date: SchedulerTimeType,
+    interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable
+}
+
+extension Scheduler {
+  /// Schedules an action to run as soon as possible, with no options.
+  ///
+  /// ```swift
+  /// DispatchQueue.main.schedule { print("on the main queue") }
+  /// ```
+  @inlinable
+  public func schedule(_ action: @escaping @Sendable () -> Void) {
+    schedule(options: nil, action)
+  }
+
+  /// Schedules an action to run once at `date`, with this scheduler's minimum tolerance.
+  ///
+  /// ```swift
+  /// scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1))) { print("a second later") }
+  /// ```
+  @inlinable
+  public func schedule(
+    after date: SchedulerTimeType,
+    _ action: @escaping @Sendable () -> Void
+  ) {
+    schedule(after: date, tolerance: minimumTolerance, options: nil, action)
+  }
+
+  /// Schedules an action to run once at `date`, within `tolerance`.
+  @inlinable
+  public func schedule(
+    after date: SchedulerTimeType,
+    tolerance: SchedulerTimeType.Stride,
+    _ action: @escaping @Sendable () -> Void
+  ) {
+    schedule(after: date, tolerance: tolerance, options: nil, action)
+  }
+
+  /// Schedules an action to run at `date` and then every `interval`, until cancelled.
+  ///
+  /// ```swift
+  /// let ticks = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {
+  ///   print("tick")
+  /// }
+  /// // later
+  /// ticks.cancel()
+  /// ```
+  @inlinable
+  public func schedule(
+    after date: SchedulerTimeType,
+    interval: SchedulerTimeType.Stride,
+    _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    schedule(
+      after: date, interval: interval, tolerance: minimumTolerance, options: nil, action)
+  }
+
+  /// Schedules an action to run at `date` and then every `interval` within `tolerance`.
+  @inlinable
+  public func schedule(
+    after date: SchedulerTimeType,
+    interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride,
+    _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    schedule(after: date, interval: interval, tolerance: tolerance, options: nil, action)
+  }
+}

@@ -1,0 +1,162 @@
+import Synchronization
+
+/// A scheduler whose clock moves only when the test moves it.
+///
+/// Work scheduled on a test scheduler waits in a queue until the test calls
+/// ``advance(by:)``, ``advance(to:)`` or ``run(maxActions:fileID:filePath:line:column:)``,
+/// which run everything that has become due, in order, on the calling thread. A test of code
+/// that waits ten seconds takes no time at all:
+///
+/// ```swift
+/// let scheduler = DispatchQueue.test
+/// var fired = false  // in a real test, state the model owns
+/// scheduler.schedule(after: scheduler.now.advanced(by: .seconds(10))) { fired = true }
+/// scheduler.advance(by: .seconds(9))   // not yet
+/// scheduler.advance(by: .seconds(1))   // now `fired` is true
+/// ```
+///
+/// ## Semantics
+/// - Actions due at the same instant run in the order they were scheduled (FIFO), also when
+///   scheduled from inside other actions.
+/// - While an action runs, ``now`` equals its deadline. After `advance(to: t)`, `now == t`.
+/// - Time never moves backwards. An action scheduled for a past instant runs at the next
+///   advance (even `advance(by: .zero)`) at the current `now`; `advance(to:)` a past instant
+///   runs what is due and leaves `now` where it is.
+/// - Work scheduled during an advance for an instant inside the advanced range runs in the
+///   same advance, in deadline order.
+/// - Repeating work runs at `date`, `date + interval`, ... until cancelled, also when it
+///   cancels itself from inside its own action. A cancelled action never runs, even when it is
+///   due at the same instant as the action that cancelled it.
+///
+/// ## Thread safety
+/// Any thread may schedule, cancel and read ``now`` at any time, including while another
+/// thread advances. Actions run on the thread that advances, outside the scheduler's lock, so
+/// they may schedule and cancel freely. Advancing is exclusive: an advance that starts while
+/// another is running (from another thread, or from inside an action) stops the process with a
+/// precondition failure that says which of the two happened, rather than interleave them.
+///
+/// ## Complexity
+/// The queue is a binary min-heap keyed by `(deadline, scheduling order)`: scheduling,
+/// running and cancelling an action are O(log n) in the number of pending actions, with no
+/// sort per step and no linear search.
+public final class TestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>:
+  Scheduler
+where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
+  public typealias Stride = SchedulerTimeType.Stride
+
+  @usableFromInline
+  struct State {
+    @usableFromInline var now: SchedulerTimeType
+    @usableFromInline var queue = ScheduleQueue<SchedulerTimeType>()
+    @usableFromInline var nextSequence: UInt64 = 0
+    /// The thread running an advance, if any.
+    @usableFromInline var advancingThread: UInt?
+
+    @inlinable init(now: SchedulerTimeType) { self.now = now }
+
+    @inlinable
+    mutating func enqueue(
+      _ action: @escaping @Sendable () -> Void, at deadline: SchedulerTimeType,
+      handle: ScheduleQueueHandle<SchedulerTimeType>?
+    ) {
+      queue.insert(.init(deadline: deadline, sequence: nextSequence, action: action, handle: handle))
+      nextSequence &+= 1
+    }
+  }
+
+  @usableFromInline let state: Mutex<State>
+
+  /// Creates a test scheduler whose clock starts at `now`.
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>(
+  ///   now: .init(uptimeNanoseconds: 1))
+  /// ```
+  public init(now: SchedulerTimeType) {
+    state = Mutex(State(now: now))
+  }
+
+  /// The scheduler's virtual time: it moves only when the test advances it.
+  public var now: SchedulerTimeType { state.withLock { $0.now } }
+
+  /// Always zero: a test scheduler runs actions exactly at their deadlines.
+  public var minimumTolerance: Stride { .zero }
+
+  /// The number of actions waiting to run, repeating ones counted once.
+  ///
+  /// - Complexity: O(1)
+  public var pendingActionCount: Int { state.withLock { $0.queue.count } }
+
+  /// The deadline of the action that runs next, or `nil` when nothing is pending.
+  ///
+  /// A deadline before ``now`` means the action is overdue and runs at the next advance.
+  ///
+  /// - Complexity: O(1)
+  public var nextDeadline: SchedulerTimeType? { state.withLock { $0.queue.first?.deadline } }
+
+  /// Schedules an action to run at the next advance, at the current time.
+  ///
+  /// - Complexity: O(log n)
+  @inlinable
+  public func schedule(options _: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    state.withLock { $0.enqueue(action, at: $0.now, handle: nil) }
+  }
+
+  /// Schedules an action to run once the clock reaches `date`; the tolerance is ignored.
+  ///
+  /// - Complexity: O(log n)
+  @inlinable
+  public func schedule(
+    after date: SchedulerTimeType, tolerance _: Stride, options _: SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  ) {
+    state.withLock { $0.enqueue(action, at: date, handle: nil) }
+  }
+
+  /// Schedules an action to run at `date` and then every `interval`, until cancelled.
+  ///
+  /// Each occurrence is due exactly `interval` after the previous deadline, so a repeating
+  /// action never drifts. Cancelling removes the pending occurrence and releases the action.
+  ///
+  /// - Precondition: `interval` is greater than zero.
+  /// - Complexity: O(log n) to schedule, to run each occurrence and to cancel.
+  public func schedule(
+    after date: SchedulerTimeType, interval: Stride, tolerance _: Stride,
+    options _: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    precondition(
+      interval > .zero,
+      "TestScheduler: a repeating action needs an interval greater than zero, got \(interval)")
+    let handle = ScheduleQueueHandle<SchedulerTimeType>(interval: interval)
+    state.withLock { $0.enqueue(action, at: date, handle: handle) }
+    return RepeatingAction(scheduler: self, handle: handle)
+  }
+
+  /// Removes a handle's entry, if it is still queued. Releases the action outside the lock.
+  func cancel(_ handle: ScheduleQueueHandle<SchedulerTimeType>) {
+    let removed = state.withLock { state -> ScheduleQueue<SchedulerTimeType>.Entry? in
+      guard handle.index != ScheduleQueueHandle<SchedulerTimeType>.notQueued else { return nil }
+      return state.queue.remove(at: handle.index)
+    }
+    // The action's captures are released here, after the lock, in case their deinit schedules.
+    _ = removed
+  }
+
+  /// A repeating action's cancellation. Holds the scheduler weakly: cancelling after the
+  /// scheduler is gone does nothing, and a pending timer does not keep its scheduler alive.
+  struct RepeatingAction: Cancellable {
+    weak let scheduler: TestScheduler?
+    let handle: ScheduleQueueHandle<SchedulerTimeType>
+
+    func cancel() { scheduler?.cancel(handle) }
+  }
+}
+
+/// A test scheduler with the same time and option types as `S`.
+///
+/// ```swift
+/// let scheduler: TestSchedulerOf<DispatchQueue> = DispatchQueue.test
+/// ```
+public typealias TestSchedulerOf<S: Scheduler> = TestScheduler<
+  S.SchedulerTimeType, S.SchedulerOptions
+>

@@ -1,0 +1,99 @@
+import Schedulers
+
+/// A scheduler that fails the running test whenever it is used.
+///
+/// Pass it to code paths that must not schedule anything. The test passes today, and fails the
+/// day the code starts using the scheduler, with a message naming the scheduler, the method
+/// used and where the scheduler was created:
+///
+/// ```swift
+/// @Test func favoriteDoesNotSchedule() {
+///   let model = EpisodeModel(scheduler: .unimplemented("EpisodeModel.scheduler"))
+///   model.favoriteButtonTapped()  // fails the test if it schedules or reads `now`
+/// }
+/// ```
+///
+/// Every use is recorded: the three `schedule` methods, and reads of ``now`` and
+/// ``minimumTolerance``. After recording, it behaves like an ``ImmediateScheduler`` so that the
+/// test can go on and report everything else that is wrong. Inside a Swift Testing test the
+/// failure is an issue (expect it with `withKnownIssue`); inside XCTest, an `XCTFail`; outside
+/// any test, a line on standard error. It never crashes the program.
+public struct UnimplementedScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>:
+  Scheduler
+where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
+  /// The name used in failure messages; empty for an unnamed scheduler.
+  public let name: String
+  let immediate: ImmediateScheduler<SchedulerTimeType, SchedulerOptions>
+  let fileID: StaticString
+  let filePath: StaticString
+  let line: UInt
+  let column: UInt
+
+  /// Creates an unimplemented scheduler whose fallback clock stands at `now`.
+  ///
+  /// ```swift
+  /// let scheduler = UnimplementedSchedulerOf<DispatchQueue>(
+  ///   "feed", now: DispatchQueue.virtualEpoch)
+  /// ```
+  public init(
+    _ name: String = "", now: SchedulerTimeType,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    self.name = name
+    self.immediate = ImmediateScheduler(now: now)
+    self.fileID = fileID
+    self.filePath = filePath
+    self.line = line
+    self.column = column
+  }
+
+  public var now: SchedulerTimeType {
+    fail("read now")
+    return immediate.now
+  }
+
+  public var minimumTolerance: SchedulerTimeType.Stride {
+    fail("read minimumTolerance")
+    return immediate.minimumTolerance
+  }
+
+  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    fail("called schedule(options:_:)")
+    immediate.schedule(options: options, action)
+  }
+
+  public func schedule(
+    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+  ) {
+    fail("called schedule(after:tolerance:options:_:)")
+    immediate.schedule(after: date, tolerance: tolerance, options: options, action)
+  }
+
+  public func schedule(
+    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    fail("called schedule(after:interval:tolerance:options:_:)")
+    return immediate.schedule(
+      after: date, interval: interval, tolerance: tolerance, options: options, action)
+  }
+
+  private func fail(_ use: String) {
+    let scheduler = name.isEmpty ? "An unimplemented scheduler" : "Unimplemented scheduler '\(name)'"
+    TestFailureReporter.recordFailure(
+      "\(scheduler) (created at \(fileID):\(line)) was used: \(use)",
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+/// An unimplemented scheduler with the same time and option types as `S`.
+///
+/// ```swift
+/// let scheduler: UnimplementedSchedulerOf<DispatchQueue> = .unimplemented("feed")
+/// ```
+public typealias UnimplementedSchedulerOf<S: Scheduler> = UnimplementedScheduler<
+  S.SchedulerTimeType, S.SchedulerOptions
+>
