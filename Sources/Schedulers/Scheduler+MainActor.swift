@@ -73,12 +73,17 @@ extension Scheduler {
 
 /// Wraps a main-actor action into a `@Sendable` one that checks, then assumes, main-actor
 /// isolation when it runs.
+///
+/// The check asks whether the thread is draining the main queue (the main actor's executor on
+/// every platform) rather than calling `MainActor.preconditionIsolated`: on Linux that fails
+/// inside `dispatch_assert_queue`, which prints nothing useful.
 @usableFromInline
 func onMainActor(
   _ action: @escaping @MainActor () -> Void, fileID: StaticString, line: UInt
 ) -> @Sendable () -> Void {
   {
-    MainActor.preconditionIsolated(
+    precondition(
+      UIScheduler.isOnMainQueue,
       """
       A `@MainActor` action scheduled at \(fileID):\(line) ran off the main actor. Schedule \
       main-actor work on the main queue, UIScheduler, or a test or immediate scheduler driven \

@@ -1,0 +1,144 @@
+import Dispatch
+import Foundation
+import Schedulers
+import Testing
+
+/// Each misuse stops the process with a message that names the problem: proved in a child
+/// process with Swift Testing's exit tests, and the message read from its standard error.
+@Suite("Bad input stops with a message naming the problem")
+struct BadInputTests {
+  @Test func zeroRepeatIntervalOnTheTestScheduler() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let scheduler = DispatchQueue.test
+      _ = scheduler.schedule(after: scheduler.now, interval: .zero) {}
+    }
+    expectStandardError(of: result, toContain: "a repeating action needs an interval greater than zero")
+  }
+
+  @Test func negativeRepeatIntervalOnTheTestScheduler() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let scheduler = DispatchQueue.test
+      _ = scheduler.schedule(after: scheduler.now, interval: .seconds(-1)) {}
+    }
+    expectStandardError(of: result, toContain: "a repeating action needs an interval greater than zero")
+  }
+
+  @Test func zeroRepeatIntervalOnADispatchQueue() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let queue = DispatchQueue(label: "bad-input")
+      _ = queue.schedule(after: queue.now, interval: .zero) {}
+    }
+    expectStandardError(of: result, toContain: "DispatchQueue: a repeating action needs an interval")
+  }
+
+  @Test func zeroRepeatIntervalOnTheImmediateScheduler() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = DispatchQueue.immediate.schedule(after: DispatchQueue.virtualEpoch, interval: .zero) {}
+    }
+    expectStandardError(of: result, toContain: "ImmediateScheduler: a repeating action needs an interval")
+  }
+
+  @Test func notANumberOfSeconds() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = DispatchQueue.SchedulerTimeType.Stride.seconds(Double.nan)
+    }
+    expectStandardError(of: result, toContain: "A stride of nan seconds is not finite")
+  }
+
+  @Test func infiniteSeconds() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = DispatchQueue.SchedulerTimeType.Stride.seconds(Double.infinity)
+    }
+    expectStandardError(of: result, toContain: "A stride of inf seconds is not finite")
+  }
+
+  @Test func secondsBeyondTheStridesRange() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = DispatchQueue.SchedulerTimeType.Stride.seconds(1e300)
+    }
+    expectStandardError(of: result, toContain: "does not fit in Int nanoseconds")
+  }
+
+  @Test func wholeSecondsBeyondTheStridesRange() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = DispatchQueue.SchedulerTimeType.Stride.seconds(Int.max)
+    }
+    expectStandardError(of: result, toContain: "9223372036854775807 seconds does not fit")
+  }
+
+  @Test func advancingByANegativeStride() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      DispatchQueue.test.advance(by: .seconds(-1))
+    }
+    expectStandardError(of: result, toContain: "advance(by:) needs a stride of zero or more")
+  }
+
+  @Test func anActionThatAdvancesItsOwnScheduler() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let scheduler = DispatchQueue.test
+      scheduler.schedule { scheduler.advance(by: .seconds(1)) }
+      scheduler.advance()
+    }
+    expectStandardError(of: result, toContain: "called from inside a scheduled action")
+  }
+
+  @Test func twoAdvancesAtOnce() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let scheduler = DispatchQueue.test
+      let actionStarted = DispatchSemaphore(value: 0)
+      let never = DispatchSemaphore(value: 0)
+      scheduler.schedule {
+        actionStarted.signal()
+        _ = never.wait(timeout: .now() + 10)
+      }
+      Thread.detachNewThread { scheduler.advance() }
+      _ = actionStarted.wait(timeout: .now() + 10)
+      scheduler.advance()
+    }
+    expectStandardError(of: result, toContain: "was called on two threads at once")
+  }
+
+  @Test func aRepeatingActionWhoseNextDeadlineOverflowsTheClock() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let scheduler = DispatchQueue.test
+      let end = DispatchQueue.SchedulerTimeType(uptimeNanoseconds: .max)
+      _ = scheduler.schedule(after: end, interval: .seconds(1)) {}
+      scheduler.advance(to: end)
+    }
+    expectStandardError(of: result, toContain: "next deadline overflows the clock")
+  }
+
+  @Test func aMainActorActionRunOffTheMainActor() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let scheduler = DispatchQueue.test
+      scheduler.schedule { @MainActor in }
+      // Advanced from a background thread: the action cannot run on the main actor.
+      let done = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        scheduler.advance()
+        done.signal()
+      }
+      _ = done.wait(timeout: .now() + 10)
+    }
+    expectStandardError(of: result, toContain: "ran off the main actor")
+  }
+
+  @Test func negativeRunBound() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      DispatchQueue.test.run(maxActions: -1)
+    }
+    expectStandardError(of: result, toContain: "run(maxActions:) needs a bound of zero or more")
+  }
+}
+
+/// Checks that an exit test's standard error contains `message`.
+func expectStandardError(
+  of result: ExitTest.Result?, toContain message: String,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  guard let result else { return }  // #expect(processExitsWith:) already recorded the failure.
+  let standardError = String(decoding: result.standardErrorContent, as: UTF8.self)
+  #expect(
+    standardError.contains(message), "standard error was: \(standardError)",
+    sourceLocation: sourceLocation)
+}

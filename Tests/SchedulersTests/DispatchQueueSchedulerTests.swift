@@ -1,0 +1,127 @@
+import Dispatch
+import Schedulers
+import Testing
+
+/// Tests of the real Dispatch scheduler: the only tests allowed to wait on real time. Every
+/// wait is bounded (a few seconds at most, only reached on failure) and intervals are short.
+@Suite("DispatchQueue scheduler")
+struct DispatchQueueSchedulerTests {
+  @Test func schedulesOnTheQueue() {
+    let queue = DispatchQueue(label: "schedules")
+    let key = DispatchSpecificKey<Int>()
+    queue.setSpecific(key: key, value: 7)
+    let group = DispatchGroup()
+    group.enter()
+    let seen = Recorder<Int?>()
+    queue.schedule {
+      seen.append(DispatchQueue.getSpecific(key: key))
+      group.leave()
+    }
+    #expect(group.wait(timeout: .now() + 5) == .success)
+    #expect(seen.values == [7])
+  }
+
+  @Test func runsDelayedWorkNoEarlierThanItsDate() {
+    let queue = DispatchQueue(label: "delayed")
+    let group = DispatchGroup()
+    group.enter()
+    let deadline = queue.now.advanced(by: .milliseconds(20))
+    let ranAt = Recorder<DispatchQueue.SchedulerTimeType>()
+    queue.schedule(after: deadline) {
+      ranAt.append(queue.now)
+      group.leave()
+    }
+    #expect(group.wait(timeout: .now() + 5) == .success)
+    #expect(ranAt.values.first.map { $0 >= deadline } == true)
+  }
+
+  @Test func optionsGroupTracksDelayedWork() {
+    let queue = DispatchQueue(label: "grouped")
+    let group = DispatchGroup()
+    let ran = Counter()
+    queue.schedule(
+      after: queue.now.advanced(by: .milliseconds(5)), tolerance: .zero,
+      options: .init(qos: .userInitiated, group: group)
+    ) { ran.increment() }
+    queue.schedule(options: .init(flags: .barrier, group: group)) { ran.increment() }
+    #expect(group.wait(timeout: .now() + 5) == .success)
+    #expect(ran.value == 2)
+  }
+
+  @Test func optionsKeepTheirFlags() {
+    var options = DispatchQueue.SchedulerOptions(flags: .barrier)
+    #expect(options.flags == .barrier)
+    options.flags = [.enforceQoS]
+    #expect(options.flags == [.enforceQoS])
+  }
+
+  @Test func repeatingWorkTicksUntilCancelled() {
+    let queue = DispatchQueue(label: "repeating")
+    let ticks = Counter()
+    let thirdTick = DispatchSemaphore(value: 0)
+    let timer = queue.schedule(after: queue.now, interval: .milliseconds(2)) {
+      ticks.increment()
+      if ticks.value == 3 { thirdTick.signal() }
+    }
+    #expect(thirdTick.wait(timeout: .now() + 5) == .success)
+    timer.cancel()
+    // After cancel returns, a tick may already be running; once the queue drains, no more.
+    queue.sync {}
+    let afterCancel = ticks.value
+    let waited = DispatchSemaphore(value: 0)
+    queue.asyncAfter(deadline: .now() + .milliseconds(20)) { waited.signal() }
+    #expect(waited.wait(timeout: .now() + 5) == .success)
+    #expect(ticks.value == afterCancel)
+  }
+
+  @Test func releasingTheCancellableStopsTheTimer() {
+    let queue = DispatchQueue(label: "released")
+    let ticks = Counter()
+    let firstTick = DispatchSemaphore(value: 0)
+    do {
+      let timer = AnyCancellable(
+        queue.schedule(after: queue.now, interval: .milliseconds(2)) {
+          ticks.increment()
+          if ticks.value == 1 { firstTick.signal() }
+        })
+      #expect(firstTick.wait(timeout: .now() + 5) == .success)
+      _ = timer
+    }
+    queue.sync {}
+    let afterRelease = ticks.value
+    let waited = DispatchSemaphore(value: 0)
+    queue.asyncAfter(deadline: .now() + .milliseconds(20)) { waited.signal() }
+    #expect(waited.wait(timeout: .now() + 5) == .success)
+    #expect(ticks.value == afterRelease)
+  }
+
+  @Test func nowFollowsTheSystemClock() {
+    let before = DispatchTime.now().uptimeNanoseconds
+    let now = DispatchQueue.main.now.uptimeNanoseconds
+    #expect(now >= before)
+  }
+}
+
+@Suite("UIScheduler")
+struct UISchedulerTests {
+  @MainActor
+  @Test func runsAtOnceOnTheMainQueue() {
+    let log = Recorder<String>()
+    UIScheduler.shared.schedule { log.append("ran") }
+    log.append("returned")
+    #expect(log.values == ["ran", "returned"])
+  }
+
+  @Test func hopsToTheMainQueueFromElsewhere() {
+    let ranOnMain = Recorder<Bool>()
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue(label: "background").async {
+      UIScheduler.shared.schedule {
+        ranOnMain.append(UIScheduler.isOnMainQueue)
+        done.signal()
+      }
+    }
+    #expect(done.wait(timeout: .now() + 5) == .success)
+    #expect(ranOnMain.values == [true])
+  }
+}

@@ -1,0 +1,28 @@
+import Dispatch
+import Schedulers
+import SchedulersTesting
+import Testing
+
+// Story 4: a view model has a reload that uses the main queue and a favourite toggle that does
+// not. The toggle's test passes `.unimplemented`: it passes today, and fails with a clear
+// message naming the scheduler and the call site the day the toggle starts using it.
+
+@MainActor
+@Suite("Story 4: prove a code path uses no scheduler")
+struct Story4UnimplementedTests {
+  @Test func theFavoriteToggleUsesNoScheduler() {
+    let model = EpisodeViewModel(client: .mock, mainQueue: .unimplemented("mainQueue"))
+    model.favoriteButtonTapped()
+  }
+
+  @Test func theDayAPathUsesTheSchedulerTheTestFailsNamingItAndWhereItWasCreated() {
+    let model = EpisodeViewModel(client: .mock, mainQueue: .unimplemented("mainQueue")); let line = #line
+    withKnownIssue {
+      model.reloadButtonTapped()
+    } matching: { issue in
+      issue.description.contains("Unimplemented scheduler 'mainQueue'")
+        && issue.description.contains("Story4UnimplementedTests.swift:\(line)")
+        && issue.description.contains("schedule(options:_:)")
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import Dispatch
+import Schedulers
+import SchedulersTesting
+import Testing
+
+@Suite("UnimplementedScheduler")
+struct UnimplementedSchedulerTests {
+  @Test func anUnusedSchedulerRecordsNothing() {
+    let scheduler = DispatchQueue.unimplemented("unused")
+    #expect(scheduler.minimumTolerance == .zero)  // reading the tolerance schedules nothing
+  }
+
+  @Test func everyUseFailsTheTestNamingTheSchedulerTheMethodAndTheCreationSite() {
+    let scheduler = DispatchQueue.unimplemented("feed"); let line = #line
+    let log = Recorder<String>()
+    withKnownIssue {
+      _ = scheduler.now
+      scheduler.schedule { log.append("immediately") }
+      scheduler.schedule(after: DispatchQueue.virtualEpoch) { log.append("after") }
+      _ = scheduler.schedule(after: DispatchQueue.virtualEpoch, interval: .seconds(1)) {
+        log.append("repeating")
+      }
+    } matching: { issue in
+      let text = issue.description
+      return text.contains("Unimplemented scheduler 'feed'")
+        && text.contains("UnimplementedSchedulerTests.swift:\(line)")
+        && issue.sourceLocation?.line == line
+    }
+    // It then behaved like the immediate scheduler.
+    #expect(log.values == ["immediately", "after", "repeating"])
+  }
+
+  @Test(arguments: [
+    ("read now", 0), ("called schedule(options:_:)", 2),
+    ("called schedule(after:tolerance:options:_:)", 3),
+    ("called schedule(after:interval:tolerance:options:_:)", 4),
+  ])
+  func eachMethodIsNamed(use: String, method: Int) {
+    let scheduler = DispatchQueue.unimplemented("named")
+    withKnownIssue {
+      switch method {
+      case 0: _ = scheduler.now
+      case 2: scheduler.schedule {}
+      case 3: scheduler.schedule(after: DispatchQueue.virtualEpoch) {}
+      default: _ = scheduler.schedule(after: DispatchQueue.virtualEpoch, interval: .seconds(1)) {}
+      }
+    } matching: { issue in
+      issue.description.contains("was used: \(use)")
+    }
+  }
+
+  @Test func anUnnamedSchedulerStillSaysWhatItIs() {
+    let scheduler: AnySchedulerOf<DispatchQueue> = .unimplemented
+    withKnownIssue {
+      scheduler.schedule {}
+    } matching: { issue in
+      issue.description.contains("An unimplemented scheduler")
+    }
+  }
+
+  @Test func outsideATestItOnlyPrints() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      // An exit test's body runs in a child process with no current test.
+      let scheduler = DispatchQueue.unimplemented("outside")
+      scheduler.schedule {}
+    }
+    expectStandardError(of: result, toContain: "Unimplemented scheduler 'outside'")
+  }
+}
