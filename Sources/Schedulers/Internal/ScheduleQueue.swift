@@ -59,7 +59,13 @@ struct ScheduleQueue<Time: Strideable> {
   /// - Complexity: O(log n)
   @inlinable
   mutating func removeFirst() -> Entry {
-    remove(at: 0)
+    let last = entries.removeLast()
+    guard !entries.isEmpty else {
+      last.handle?.index = ScheduleQueueHandle<Time>.notQueued
+      return last
+    }
+    let first = replaceFirst(with: last)
+    return first
   }
 
   /// Removes the entry at `index` (an index a handle reported).
@@ -67,65 +73,81 @@ struct ScheduleQueue<Time: Strideable> {
   /// - Complexity: O(log n)
   @inlinable
   mutating func remove(at index: Int) -> Entry {
-    let last = entries.count - 1
-    if index != last {
-      entries.swapAt(index, last)
+    let last = entries.removeLast()
+    guard index < entries.count else {
+      last.handle?.index = ScheduleQueueHandle<Time>.notQueued
+      return last
     }
-    let removed = entries.removeLast()
+    let removed = entries[index]
+    entries[index] = last
     removed.handle?.index = ScheduleQueueHandle<Time>.notQueued
-    if index < entries.count {
-      // The entry moved into the hole may belong above or below it.
-      if index > 0 && entries[index].runsBefore(entries[(index - 1) / 2]) {
-        siftUp(from: index)
-      } else {
-        siftDown(from: index)
-      }
+    // The entry moved into the hole may belong above or below it.
+    if index > 0 && last.runsBefore(entries[(index - 1) / 2]) {
+      siftUp(from: index)
+    } else {
+      siftDown(from: index)
     }
     return removed
   }
 
-  /// Replaces the entry that runs next with `entry`, as a repeating action does when it
-  /// reschedules itself: one sift instead of a removal and an insertion.
+  /// Replaces the entry that runs next with `entry` and returns the old one: one sift instead
+  /// of a removal and an insertion, as when a repeating action reschedules itself.
   ///
   /// - Complexity: O(log n)
   @inlinable
-  mutating func replaceFirst(with entry: Entry) {
+  @discardableResult
+  mutating func replaceFirst(with entry: Entry) -> Entry {
+    let first = entries[0]
     entries[0] = entry
     siftDown(from: 0)
+    if first.handle !== entry.handle {
+      first.handle?.index = ScheduleQueueHandle<Time>.notQueued
+    }
+    return first
   }
+
+  // The sifts move entries through a hole in the buffer instead of copying them: a copy of an
+  // entry retains its closure and handle, and a write through the array checks uniqueness,
+  // which together cost more than the comparisons.
 
   @inlinable
   mutating func siftUp(from start: Int) {
-    var child = start
-    let moving = entries[child]
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard moving.runsBefore(entries[parent]) else { break }
-      entries[child] = entries[parent]
-      entries[child].handle?.index = child
-      child = parent
+    entries.withUnsafeMutableBufferPointer { buffer in
+      let base = buffer.baseAddress!
+      var hole = start
+      let moving = (base + hole).move()
+      while hole > 0 {
+        let parent = (hole - 1) / 2
+        guard moving.runsBefore(base[parent]) else { break }
+        (base + hole).moveInitialize(from: base + parent, count: 1)
+        base[hole].handle?.index = hole
+        hole = parent
+      }
+      (base + hole).initialize(to: moving)
+      moving.handle?.index = hole
     }
-    entries[child] = moving
-    moving.handle?.index = child
   }
 
   @inlinable
   mutating func siftDown(from start: Int) {
-    let count = entries.count
-    var parent = start
-    let moving = entries[parent]
-    while true {
-      let left = 2 * parent + 1
-      guard left < count else { break }
-      let right = left + 1
-      let child = right < count && entries[right].runsBefore(entries[left]) ? right : left
-      guard entries[child].runsBefore(moving) else { break }
-      entries[parent] = entries[child]
-      entries[parent].handle?.index = parent
-      parent = child
+    entries.withUnsafeMutableBufferPointer { buffer in
+      let base = buffer.baseAddress!
+      let count = buffer.count
+      var hole = start
+      let moving = (base + hole).move()
+      while true {
+        let left = 2 * hole + 1
+        guard left < count else { break }
+        let right = left + 1
+        let child = right < count && base[right].runsBefore(base[left]) ? right : left
+        guard base[child].runsBefore(moving) else { break }
+        (base + hole).moveInitialize(from: base + child, count: 1)
+        base[hole].handle?.index = hole
+        hole = child
+      }
+      (base + hole).initialize(to: moving)
+      moving.handle?.index = hole
     }
-    entries[parent] = moving
-    moving.handle?.index = parent
   }
 
   /// The entries in the order they would run.
