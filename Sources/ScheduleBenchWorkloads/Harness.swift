@@ -32,12 +32,16 @@ public func measure(
   clock: ContinuousClock = ContinuousClock()
 ) throws -> BenchmarkResult {
   let warmUp = workload.run(size)
-  guard warmUp == size else { throw MissingActions(workload: workload.name, expected: size, ran: warmUp) }
+  guard warmUp == size else {
+    throw MissingActions(workload: workload.name, expected: size, ran: warmUp)
+  }
   var figures: [Double] = []
   for _ in 0..<repetitions {
     var ran = 0
     let elapsed = clock.measure { ran = workload.run(size) }
-    guard ran == size else { throw MissingActions(workload: workload.name, expected: size, ran: ran) }
+    guard ran == size else {
+      throw MissingActions(workload: workload.name, expected: size, ran: ran)
+    }
     let (seconds, attoseconds) = elapsed.components
     let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
     figures.append(nanoseconds / Double(size))

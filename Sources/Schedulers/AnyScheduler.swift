@@ -53,14 +53,17 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   public init(
     minimumTolerance: @escaping @Sendable () -> Stride,
     now: @escaping @Sendable () -> SchedulerTimeType,
-    scheduleImmediately: @escaping @Sendable (SchedulerOptions?, @escaping @Sendable () -> Void)
+    scheduleImmediately:
+      @escaping @Sendable (SchedulerOptions?, @escaping @Sendable () -> Void)
       -> Void,
-    delayed: @escaping @Sendable (
-      SchedulerTimeType, Stride, SchedulerOptions?, @escaping @Sendable () -> Void
-    ) -> Void,
-    interval: @escaping @Sendable (
-      SchedulerTimeType, Stride, Stride, SchedulerOptions?, @escaping @Sendable () -> Void
-    ) -> any Cancellable
+    delayed:
+      @escaping @Sendable (
+        SchedulerTimeType, Stride, SchedulerOptions?, @escaping @Sendable () -> Void
+      ) -> Void,
+    interval:
+      @escaping @Sendable (
+        SchedulerTimeType, Stride, Stride, SchedulerOptions?, @escaping @Sendable () -> Void
+      ) -> any Cancellable
   ) {
     _minimumTolerance = minimumTolerance
     _now = now

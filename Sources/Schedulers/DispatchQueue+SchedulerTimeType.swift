@@ -89,7 +89,8 @@ extension DispatchQueue {
         case .seconds(let s): nanoseconds = Nanoseconds.multiply(s, by: 1_000_000_000, "seconds")
         case .milliseconds(let ms):
           nanoseconds = Nanoseconds.multiply(ms, by: 1_000_000, "milliseconds")
-        case .microseconds(let us): nanoseconds = Nanoseconds.multiply(us, by: 1_000, "microseconds")
+        case .microseconds(let us):
+          nanoseconds = Nanoseconds.multiply(us, by: 1_000, "microseconds")
         case .nanoseconds(let ns): nanoseconds = ns
         case .never: nanoseconds = .max
         @unknown default: nanoseconds = .max

@@ -65,7 +65,8 @@ extension TestScheduler {
     line: UInt = #line, column: UInt = #column
   ) -> Int {
     precondition(
-      maxActions >= 0, "TestScheduler.run(maxActions:) needs a bound of zero or more, got \(maxActions)")
+      maxActions >= 0,
+      "TestScheduler.run(maxActions:) needs a bound of zero or more, got \(maxActions)")
     beginAdvancing("run()")
     defer { endAdvancing() }
     var ran = 0
@@ -103,7 +104,8 @@ extension TestScheduler {
         "TestScheduler: a repeating action's next deadline overflows the clock (at \(first.deadline), every \(interval))"
       )
       state.queue.replaceFirst(
-        with: .init(deadline: next, sequence: state.nextSequence, action: first.action, handle: handle))
+        with: .init(
+          deadline: next, sequence: state.nextSequence, action: first.action, handle: handle))
       state.nextSequence &+= 1
       return first.action
     }

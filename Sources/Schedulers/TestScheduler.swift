@@ -59,7 +59,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
       _ action: @escaping @Sendable () -> Void, at deadline: SchedulerTimeType,
       handle: ScheduleQueueHandle<SchedulerTimeType>?
     ) {
-      queue.insert(.init(deadline: deadline, sequence: nextSequence, action: action, handle: handle))
+      queue.insert(
+        .init(deadline: deadline, sequence: nextSequence, action: action, handle: handle))
       nextSequence &+= 1
     }
   }

@@ -14,7 +14,7 @@ import Schedulers
 /// ```
 ///
 /// Every use is recorded: the three `schedule` methods (and so every overload built on them)
-/// and reads of ``now``. After recording, it behaves like an ``ImmediateScheduler`` so that the
+/// and reads of ``now``. After recording, it behaves like an ``Schedulers/ImmediateScheduler`` so that the
 /// test can go on and report everything else that is wrong. Inside a Swift Testing test the
 /// failure is an issue (expect it with `withKnownIssue`); inside XCTest, an `XCTFail`; outside
 /// any test, a line on standard error. It never crashes the program.
@@ -81,7 +81,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   }
 
   private func fail(_ use: String) {
-    let scheduler = name.isEmpty ? "An unimplemented scheduler" : "Unimplemented scheduler '\(name)'"
+    let scheduler =
+      name.isEmpty ? "An unimplemented scheduler" : "Unimplemented scheduler '\(name)'"
     TestFailureReporter.recordFailure(
       "\(scheduler) (created at \(fileID):\(line)) was used: \(use)",
       fileID: fileID, filePath: filePath, line: line, column: column)

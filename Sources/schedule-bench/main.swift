@@ -41,7 +41,9 @@ func parse(_ arguments: [String]) -> Options {
   func integers(_ text: String?) -> [Int] {
     guard let text else { fail("missing value") }
     let values = text.split(separator: ",").compactMap { Int($0) }
-    guard !values.isEmpty, values.allSatisfy({ $0 > 0 }) else { fail("expected positive integers, got '\(text)'") }
+    guard !values.isEmpty, values.allSatisfy({ $0 > 0 }) else {
+      fail("expected positive integers, got '\(text)'")
+    }
     return values
   }
   while let argument = remaining.popFirst() {
@@ -52,7 +54,9 @@ func parse(_ arguments: [String]) -> Options {
     case "--only":
       let names = (remaining.popFirst() ?? "").split(separator: ",").map(String.init)
       let unknown = names.filter { name in !Workload.all.contains { $0.name == name } }
-      guard unknown.isEmpty, !names.isEmpty else { fail("unknown workload '\(unknown.joined(separator: ","))'") }
+      guard unknown.isEmpty, !names.isEmpty else {
+        fail("unknown workload '\(unknown.joined(separator: ","))'")
+      }
       options.workloads = names
     case "-h", "--help":
       print(usage)
@@ -81,7 +85,9 @@ let options = parse(Array(CommandLine.arguments.dropFirst()))
 let workloads = Workload.all.filter { options.workloads?.contains($0.name) ?? true }
 var results: [BenchmarkResult] = []
 let total = workloads.count * options.sizes.count
-for (index, (workload, size)) in workloads.flatMap({ w in options.sizes.map { (w, $0) } }).enumerated() {
+for (index, (workload, size)) in workloads.flatMap({ w in options.sizes.map { (w, $0) } })
+  .enumerated()
+{
   FileHandle.standardError.write(
     Data("[\(index + 1)/\(total)] \(workload.name) n=\(grouped(size))\u{1B}[K\r".utf8))
   do {
@@ -106,7 +112,9 @@ if options.json {
       "median_actions_per_second": result.actionsPerSecond,
       "repetitions": result.nanosecondsPerAction,
     ]
-    if let reference = reference(for: result.size) { row["vs_reference_heap"] = result.median / reference.median }
+    if let reference = reference(for: result.size) {
+      row["vs_reference_heap"] = result.median / reference.median
+    }
     return row
   }
   let data = try JSONSerialization.data(
@@ -114,12 +122,15 @@ if options.json {
     options: [.prettyPrinted, .sortedKeys])
   print(String(decoding: data, as: UTF8.self))
 } else {
-  let header = ["workload", "n", "actions/s", "ns/action (median)", "ns/action (min)", "vs reference heap"]
+  let header = [
+    "workload", "n", "actions/s", "ns/action (median)", "ns/action (min)", "vs reference heap",
+  ]
   let rows = results.map { result -> [String] in
     [
       result.workload, grouped(result.size), grouped(Int(result.actionsPerSecond)),
       format(result.median), format(result.minimum),
-      reference(for: result.size).map { format(result.median / $0.median, decimals: 2) + "x" } ?? "-",
+      reference(for: result.size).map { format(result.median / $0.median, decimals: 2) + "x" }
+        ?? "-",
     ]
   }
   let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max()! }
@@ -133,5 +144,7 @@ if options.json {
   print(line(header))
   print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
   for row in rows { print(line(row)) }
-  print("\n\(options.repetitions) timed repetitions after one warm-up; every repetition ran all n actions.")
+  print(
+    "\n\(options.repetitions) timed repetitions after one warm-up; every repetition ran all n actions."
+  )
 }

@@ -22,8 +22,10 @@ struct AnyCancellableTests {
     let scheduler = DispatchQueue.test
     let ticks = Counter()
     var cancellables: Set<AnyCancellable> = []
-    AnyCancellable(scheduler.schedule(after: scheduler.now, interval: .seconds(1)) { ticks.increment() })
-      .store(in: &cancellables)
+    AnyCancellable(
+      scheduler.schedule(after: scheduler.now, interval: .seconds(1)) { ticks.increment() }
+    )
+    .store(in: &cancellables)
     scheduler.advance(by: .seconds(2))
     #expect(ticks.value == 3)
     cancellables.removeAll()

@@ -10,7 +10,9 @@ struct AnySchedulerTests {
     let log = Recorder<String>()
     scheduler.schedule { log.append("now") }
     scheduler.schedule(after: scheduler.now.advanced(by: .seconds(2))) { log.append("2s") }
-    let timer = scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1)), interval: .seconds(2)) {
+    let timer = scheduler.schedule(
+      after: scheduler.now.advanced(by: .seconds(1)), interval: .seconds(2)
+    ) {
       log.append("tick")
     }
     #expect(log.values.isEmpty)
@@ -35,10 +37,18 @@ struct AnySchedulerTests {
   @Test func closureInitialiserCallsTheGivenClosures() {
     let calls = Recorder<String>()
     let scheduler = AnySchedulerOf<DispatchQueue>(
-      minimumTolerance: { calls.append("minimumTolerance"); return .zero },
-      now: { calls.append("now"); return DispatchQueue.virtualEpoch },
-      scheduleImmediately: { _, action in calls.append("immediately"); action() },
-      delayed: { _, _, _, action in calls.append("delayed"); action() },
+      minimumTolerance: {
+        calls.append("minimumTolerance"); return .zero
+      },
+      now: {
+        calls.append("now"); return DispatchQueue.virtualEpoch
+      },
+      scheduleImmediately: { _, action in
+        calls.append("immediately"); action()
+      },
+      delayed: { _, _, _, action in
+        calls.append("delayed"); action()
+      },
       interval: { _, _, _, _, action in
         calls.append("interval")
         action()

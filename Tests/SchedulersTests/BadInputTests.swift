@@ -12,7 +12,8 @@ struct BadInputTests {
       let scheduler = DispatchQueue.test
       _ = scheduler.schedule(after: scheduler.now, interval: .zero) {}
     }
-    expectStandardError(of: result, toContain: "a repeating action needs an interval greater than zero")
+    expectStandardError(
+      of: result, toContain: "a repeating action needs an interval greater than zero")
   }
 
   @Test func negativeRepeatIntervalOnTheTestScheduler() async {
@@ -20,7 +21,8 @@ struct BadInputTests {
       let scheduler = DispatchQueue.test
       _ = scheduler.schedule(after: scheduler.now, interval: .seconds(-1)) {}
     }
-    expectStandardError(of: result, toContain: "a repeating action needs an interval greater than zero")
+    expectStandardError(
+      of: result, toContain: "a repeating action needs an interval greater than zero")
   }
 
   @Test func zeroRepeatIntervalOnADispatchQueue() async {
@@ -28,14 +30,16 @@ struct BadInputTests {
       let queue = DispatchQueue(label: "bad-input")
       _ = queue.schedule(after: queue.now, interval: .zero) {}
     }
-    expectStandardError(of: result, toContain: "DispatchQueue: a repeating action needs an interval")
+    expectStandardError(
+      of: result, toContain: "DispatchQueue: a repeating action needs an interval")
   }
 
   @Test func zeroRepeatIntervalOnTheImmediateScheduler() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = DispatchQueue.immediate.schedule(after: DispatchQueue.virtualEpoch, interval: .zero) {}
     }
-    expectStandardError(of: result, toContain: "ImmediateScheduler: a repeating action needs an interval")
+    expectStandardError(
+      of: result, toContain: "ImmediateScheduler: a repeating action needs an interval")
   }
 
   @Test func notANumberOfSeconds() async {

@@ -22,7 +22,9 @@ struct StrideTests {
     #expect(Stride(DispatchTimeInterval.never).nanoseconds == .max)
   }
 
-  @Test(arguments: [Duration.zero, .nanoseconds(1), .milliseconds(300), .seconds(-5), .seconds(86_400)])
+  @Test(arguments: [
+    Duration.zero, .nanoseconds(1), .milliseconds(300), .seconds(-5), .seconds(86_400),
+  ])
   func durationsRoundTrip(duration: Duration) {
     #expect(Stride(duration).duration == duration)
     #expect(Duration(Stride(duration)) == duration)

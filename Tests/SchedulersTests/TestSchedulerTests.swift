@@ -59,7 +59,9 @@ struct TestSchedulerTests {
     let start = scheduler.now
     let seen = Recorder<Time>()
     for seconds in [3, 1, 2] {
-      scheduler.schedule(after: start.advanced(by: .seconds(seconds))) { seen.append(scheduler.now) }
+      scheduler.schedule(after: start.advanced(by: .seconds(seconds))) {
+        seen.append(scheduler.now)
+      }
     }
     scheduler.advance(by: .seconds(5))
     #expect(seen.values == [1, 2, 3].map { start.advanced(by: .seconds($0)) })
@@ -242,7 +244,9 @@ struct TestSchedulerTests {
   @Test func runOnEndlessWorkStopsAtItsBoundAndFailsTheTest() {
     let scheduler = DispatchQueue.test
     let ticks = Counter()
-    let timer = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) { ticks.increment() }
+    let timer = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {
+      ticks.increment()
+    }
     withKnownIssue {
       scheduler.run(maxActions: 1_000)
     } matching: { issue in

@@ -16,7 +16,8 @@ struct Story4UnimplementedTests {
   }
 
   @Test func theDayAPathUsesTheSchedulerTheTestFailsNamingItAndWhereItWasCreated() {
-    let model = EpisodeViewModel(client: .mock, mainQueue: .unimplemented("mainQueue")); let line = #line
+    let model = EpisodeViewModel(client: .mock, mainQueue: .unimplemented("mainQueue"));
+    let line = #line
     withKnownIssue {
       model.reloadButtonTapped()
     } matching: { issue in

@@ -16,7 +16,8 @@ final class LimitedTimer: Sendable {
   var tickCount: Int { ticks.load(ordering: .relaxed) }
 
   init<S: Scheduler>(on scheduler: S, every interval: S.SchedulerTimeType.Stride, limit: Int) {
-    let timer = scheduler.schedule(after: scheduler.now.advanced(by: interval), interval: interval) {
+    let timer = scheduler.schedule(after: scheduler.now.advanced(by: interval), interval: interval)
+    {
       [weak self] in
       guard let self else { return }
       if self.ticks.add(1, ordering: .relaxed).newValue == limit {
