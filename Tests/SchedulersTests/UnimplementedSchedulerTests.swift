@@ -11,7 +11,7 @@ struct UnimplementedSchedulerTests {
   }
 
   @Test func everyUseFailsTheTestNamingTheSchedulerTheMethodAndTheCreationSite() {
-    let scheduler = DispatchQueue.unimplemented("feed"); let line = #line
+    let (scheduler, line) = (DispatchQueue.unimplemented("feed"), #line)
     let log = Recorder<String>()
     withKnownIssue {
       _ = scheduler.now

@@ -16,8 +16,9 @@ struct Story4UnimplementedTests {
   }
 
   @Test func theDayAPathUsesTheSchedulerTheTestFailsNamingItAndWhereItWasCreated() {
-    let model = EpisodeViewModel(client: .mock, mainQueue: .unimplemented("mainQueue"));
-    let line = #line
+    // One statement, so that `#line` is the line that creates the scheduler.
+    let (mainQueue, line) = (AnySchedulerOf<DispatchQueue>.unimplemented("mainQueue"), #line)
+    let model = EpisodeViewModel(client: .mock, mainQueue: mainQueue)
     withKnownIssue {
       model.reloadButtonTapped()
     } matching: { issue in
