@@ -33,21 +33,31 @@ extension Workload {
     return (0..<count).map { _ in Int(generator.next() % UInt64(max(count, 1))) * 1_000_000 }
   }
 
+  /// Schedules `size` actions on `scheduler` at seeded random deadlines spread over `size`
+  /// milliseconds, then calls `advance` to run them, and returns how many ran.
+  public static func randomDeadlines<S: Scheduler>(
+    size: Int, on scheduler: S, advancePastAll advance: () -> Void
+  ) -> Int where S.SchedulerTimeType == DispatchQueue.SchedulerTimeType {
+    let offsets = randomOffsets(count: size)
+    let tally = Tally()
+    let start = scheduler.now
+    for offset in offsets {
+      scheduler.schedule(after: start.advanced(by: .nanoseconds(offset))) { tally.count += 1 }
+    }
+    advance()
+    return tally.count
+  }
+
   /// The package's test scheduler: schedule `size` actions at random deadlines, then advance
   /// past all of them.
   public static let testSchedulerRandom = Workload(
     name: "test-random",
     summary: "TestScheduler: schedule n actions at seeded random deadlines, advance past all"
   ) { size in
-    let offsets = randomOffsets(count: size)
     let scheduler = DispatchQueue.test
-    let tally = Tally()
-    let start = scheduler.now
-    for offset in offsets {
-      scheduler.schedule(after: start.advanced(by: .nanoseconds(offset))) { tally.count += 1 }
+    return randomDeadlines(size: size, on: scheduler) {
+      scheduler.advance(by: .nanoseconds(size * 1_000_000))
     }
-    scheduler.advance(by: .nanoseconds(size * 1_000_000))
-    return tally.count
   }
 
   /// The same through `AnySchedulerOf<DispatchQueue>`.
@@ -55,16 +65,10 @@ extension Workload {
     name: "any-test-random",
     summary: "AnyScheduler over TestScheduler: the same random-deadline workload"
   ) { size in
-    let offsets = randomOffsets(count: size)
     let test = DispatchQueue.test
-    let scheduler: AnySchedulerOf<DispatchQueue> = test.eraseToAnyScheduler()
-    let tally = Tally()
-    let start = scheduler.now
-    for offset in offsets {
-      scheduler.schedule(after: start.advanced(by: .nanoseconds(offset))) { tally.count += 1 }
+    return randomDeadlines(size: size, on: test.eraseToAnyScheduler()) {
+      test.advance(by: .nanoseconds(size * 1_000_000))
     }
-    test.advance(by: .nanoseconds(size * 1_000_000))
-    return tally.count
   }
 
   /// The immediate scheduler: `size` actions, each run at once.

@@ -65,13 +65,7 @@ struct DispatchQueueSchedulerTests {
     }
     #expect(thirdTick.wait(timeout: .now() + 5) == .success)
     timer.cancel()
-    // After cancel returns, a tick may already be running; once the queue drains, no more.
-    queue.sync {}
-    let afterCancel = ticks.value
-    let waited = DispatchSemaphore(value: 0)
-    queue.asyncAfter(deadline: .now() + .milliseconds(20)) { waited.signal() }
-    #expect(waited.wait(timeout: .now() + 5) == .success)
-    #expect(ticks.value == afterCancel)
+    expectNoMoreTicks(of: ticks, on: queue)
   }
 
   @Test func releasingTheCancellableStopsTheTimer() {
@@ -87,12 +81,20 @@ struct DispatchQueueSchedulerTests {
       #expect(firstTick.wait(timeout: .now() + 5) == .success)
       _ = timer
     }
+    expectNoMoreTicks(of: ticks, on: queue)
+  }
+
+  /// Checks that a stopped timer ticks no more, over ten of its 2 ms intervals. A tick may
+  /// already be running when the timer stops; draining the queue first lets it finish.
+  func expectNoMoreTicks(
+    of ticks: Counter, on queue: DispatchQueue, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     queue.sync {}
-    let afterRelease = ticks.value
+    let afterStop = ticks.value
     let waited = DispatchSemaphore(value: 0)
     queue.asyncAfter(deadline: .now() + .milliseconds(20)) { waited.signal() }
-    #expect(waited.wait(timeout: .now() + 5) == .success)
-    #expect(ticks.value == afterRelease)
+    #expect(waited.wait(timeout: .now() + 5) == .success, sourceLocation: sourceLocation)
+    #expect(ticks.value == afterStop, sourceLocation: sourceLocation)
   }
 
   @Test func nowFollowsTheSystemClock() {
