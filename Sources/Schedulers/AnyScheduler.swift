@@ -32,6 +32,11 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     @Sendable (
       SchedulerTimeType, Stride, Stride, SchedulerOptions?, @escaping @Sendable () -> Void
     ) -> any Cancellable
+  @usableFromInline let _scheduleCancellable:
+    @Sendable (SchedulerTimeType, Stride, SchedulerOptions?, @escaping @Sendable () -> Void) ->
+      any Cancellable
+  @usableFromInline let _sleepUntil: @Sendable (SchedulerTimeType, Stride?) async throws -> Void
+  @usableFromInline let _sleepFor: @Sendable (Stride, Stride?) async throws -> Void
 
   /// Creates a scheduler from closures, one for each requirement of ``Scheduler``.
   ///
@@ -49,7 +54,6 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   ///   }
   /// )
   /// ```
-  @inlinable
   public init(
     minimumTolerance: @escaping @Sendable () -> Stride,
     now: @escaping @Sendable () -> SchedulerTimeType,
@@ -70,19 +74,47 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     _schedule = scheduleImmediately
     _scheduleAfter = delayed
     _scheduleRepeating = interval
+    // Cancellation and sleeps come from the closures above, as the protocol's defaults do.
+    let cancellable:
+      @Sendable (SchedulerTimeType, Stride, SchedulerOptions?, @escaping @Sendable () -> Void) ->
+        any Cancellable = { date, tolerance, options, action in
+          let cancelled = CancellationFlag()
+          delayed(date, tolerance, options) { if !cancelled.isCancelled { action() } }
+          return cancelled
+        }
+    _scheduleCancellable = cancellable
+    _sleepUntil = { deadline, tolerance in
+      try Task.checkCancellation()
+      if deadline <= now() { return }
+      try await Schedulers.sleep { wake in
+        cancellable(deadline, tolerance ?? minimumTolerance(), nil, wake)
+      }
+    }
+    _sleepFor = { duration, tolerance in
+      try Task.checkCancellation()
+      let deadline = now().advanced(by: duration)
+      try await Schedulers.sleep { wake in
+        cancellable(deadline, tolerance ?? minimumTolerance(), nil, wake)
+      }
+    }
   }
 
-  /// Wraps `scheduler`.
+  /// Wraps `scheduler`, forwarding every requirement, sleeps and cancellable work included.
   @inlinable
   public init<S: Scheduler>(_ scheduler: S)
   where S.SchedulerTimeType == SchedulerTimeType, S.SchedulerOptions == SchedulerOptions {
-    self.init(
-      minimumTolerance: { scheduler.minimumTolerance },
-      now: { scheduler.now },
-      scheduleImmediately: { scheduler.schedule(options: $0, $1) },
-      delayed: { scheduler.schedule(after: $0, tolerance: $1, options: $2, $3) },
-      interval: { scheduler.schedule(after: $0, interval: $1, tolerance: $2, options: $3, $4) }
-    )
+    _minimumTolerance = { scheduler.minimumTolerance }
+    _now = { scheduler.now }
+    _schedule = { scheduler.schedule(options: $0, $1) }
+    _scheduleAfter = { scheduler.schedule(after: $0, tolerance: $1, options: $2, $3) }
+    _scheduleRepeating = {
+      scheduler.schedule(after: $0, interval: $1, tolerance: $2, options: $3, $4)
+    }
+    _scheduleCancellable = {
+      scheduler.scheduleCancellable(after: $0, tolerance: $1, options: $2, $3)
+    }
+    _sleepUntil = { try await scheduler.sleep(until: $0, tolerance: $1) }
+    _sleepFor = { try await scheduler.sleep(for: $0, tolerance: $1) }
   }
 
   @inlinable public var now: SchedulerTimeType { _now() }
@@ -107,6 +139,24 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     _scheduleRepeating(date, interval, tolerance, options, action)
+  }
+
+  @inlinable
+  public func scheduleCancellable(
+    after date: SchedulerTimeType, tolerance: Stride, options: SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    _scheduleCancellable(date, tolerance, options, action)
+  }
+
+  @inlinable
+  public func sleep(until deadline: SchedulerTimeType, tolerance: Stride?) async throws {
+    try await _sleepUntil(deadline, tolerance)
+  }
+
+  @inlinable
+  public func sleep(for duration: Stride, tolerance: Stride?) async throws {
+    try await _sleepFor(duration, tolerance)
   }
 }
 

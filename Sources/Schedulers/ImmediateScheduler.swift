@@ -9,7 +9,8 @@
 /// ```
 ///
 /// - ``now`` never moves: it is the instant the scheduler was created with.
-/// - Delayed work runs at once, whatever its date.
+/// - Delayed work runs at once, whatever its date, and sleeps return at once (after checking
+///   for cancellation).
 /// - Repeating work runs once, at once, and the returned cancellable does nothing: running it
 ///   forever would never return. Use ``TestScheduler`` to test repetition.
 /// - Nested scheduling does not grow the stack: an action scheduled from inside another one
@@ -53,6 +54,20 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     )
     ThreadTrampoline.run(action)
     return AnyCancellable {}
+  }
+
+  /// Returns at once, unless the task is cancelled: time collapses to a point.
+  public func sleep(until _: SchedulerTimeType, tolerance _: SchedulerTimeType.Stride?)
+    async throws
+  {
+    try Task.checkCancellation()
+  }
+
+  /// Returns at once, unless the task is cancelled: time collapses to a point.
+  public func sleep(for _: SchedulerTimeType.Stride, tolerance _: SchedulerTimeType.Stride?)
+    async throws
+  {
+    try Task.checkCancellation()
   }
 }
 

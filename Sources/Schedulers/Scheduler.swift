@@ -62,6 +62,30 @@ public protocol Scheduler<SchedulerTimeType, SchedulerOptions>: Sendable {
     options: SchedulerOptions?,
     _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable
+
+  /// Schedules an action to run once, at or after `date`, and returns what cancels it.
+  ///
+  /// The default implementation wraps ``schedule(after:tolerance:options:_:)`` and skips the
+  /// action once cancelled; schedulers that can remove pending work, such as
+  /// ``TestScheduler``, remove it and release the action at once.
+  func scheduleCancellable(
+    after date: SchedulerTimeType,
+    tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable
+
+  /// Suspends the calling task until `deadline` on this scheduler's clock.
+  ///
+  /// Returns at once for a deadline at or before ``now``. Throws `CancellationError` as soon
+  /// as the task is cancelled, before or while sleeping, and removes the pending wake-up.
+  func sleep(until deadline: SchedulerTimeType, tolerance: SchedulerTimeType.Stride?) async throws
+
+  /// Suspends the calling task for `duration` of this scheduler's time.
+  ///
+  /// Throws `CancellationError` as soon as the task is cancelled, before or while sleeping.
+  func sleep(for duration: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride?)
+    async throws
 }
 
 extension Scheduler {

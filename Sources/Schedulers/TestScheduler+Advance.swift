@@ -35,6 +35,11 @@ extension TestScheduler {
   /// - Complexity: O(k log n) for k actions run among n pending.
   @inlinable
   public func advance(to instant: SchedulerTimeType) {
+    advanceSynchronously(to: instant)
+  }
+
+  @inlinable
+  func advanceSynchronously(to instant: SchedulerTimeType) {
     beginAdvancing("advance(to:)")
     defer { endAdvancing() }
     while let action = popNextAction(dueBy: instant) {
@@ -74,6 +79,13 @@ extension TestScheduler {
       action()
       ran += 1
     }
+    reportRunBound(maxActions, fileID: fileID, filePath: filePath, line: line, column: column)
+    return ran
+  }
+
+  func reportRunBound(
+    _ maxActions: Int, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+  ) {
     let pending = pendingActionCount
     if pending > 0 {
       TestFailure.record(
@@ -84,7 +96,6 @@ extension TestScheduler {
         """,
         fileID: fileID, filePath: filePath, line: line, column: column)
     }
-    return ran
   }
 
   /// Removes the next action due by `limit` (any deadline when `nil`), moves the clock to its

@@ -130,7 +130,19 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
       "TestScheduler: a repeating action needs an interval greater than zero, got \(interval)")
     let handle = ScheduleQueueHandle<SchedulerTimeType>(interval: interval)
     state.withLock { $0.enqueue(action, at: date, handle: handle) }
-    return RepeatingAction(scheduler: self, handle: handle)
+    return PendingAction(scheduler: self, handle: handle)
+  }
+
+  /// Schedules an action once at `date`; cancelling removes it from the queue and releases it.
+  ///
+  /// - Complexity: O(log n) to schedule and to cancel.
+  public func scheduleCancellable(
+    after date: SchedulerTimeType, tolerance _: Stride, options _: SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    let handle = ScheduleQueueHandle<SchedulerTimeType>(interval: nil)
+    state.withLock { $0.enqueue(action, at: date, handle: handle) }
+    return PendingAction(scheduler: self, handle: handle)
   }
 
   /// Removes a handle's entry, if it is still queued. Releases the action outside the lock.
@@ -143,9 +155,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     _ = removed
   }
 
-  /// A repeating action's cancellation. Holds the scheduler weakly: cancelling after the
+  /// A pending action's cancellation. Holds the scheduler weakly: cancelling after the
   /// scheduler is gone does nothing, and a pending timer does not keep its scheduler alive.
-  struct RepeatingAction: Cancellable {
+  struct PendingAction: Cancellable {
     weak let scheduler: TestScheduler?
     let handle: ScheduleQueueHandle<SchedulerTimeType>
 

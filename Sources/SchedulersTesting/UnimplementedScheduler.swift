@@ -13,8 +13,8 @@ import Schedulers
 /// }
 /// ```
 ///
-/// Every use is recorded: the three `schedule` methods (and so every overload built on them)
-/// and reads of ``now``. After recording, it behaves like an ``Schedulers/ImmediateScheduler`` so that the
+/// Every use is recorded: the `schedule` methods (and so every overload built on them), the
+/// sleeps, and reads of ``now``. After recording, it behaves like an ``Schedulers/ImmediateScheduler`` so that the
 /// test can go on and report everything else that is wrong. Inside a Swift Testing test the
 /// failure is an issue (expect it with `withKnownIssue`); inside XCTest, an `XCTFail`; outside
 /// any test, a line on standard error. It never crashes the program.
@@ -78,6 +78,31 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     fail("called schedule(after:interval:tolerance:options:_:)")
     return immediate.schedule(
       after: date, interval: interval, tolerance: tolerance, options: options, action)
+  }
+
+  public func scheduleCancellable(
+    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    fail("called scheduleCancellable(after:tolerance:options:_:)")
+    return immediate.scheduleCancellable(
+      after: date, tolerance: tolerance, options: options, action)
+  }
+
+  /// Records a failure, then returns at once unless the task is cancelled.
+  public func sleep(until deadline: SchedulerTimeType, tolerance: SchedulerTimeType.Stride?)
+    async throws
+  {
+    fail("called sleep(until:tolerance:)")
+    try await immediate.sleep(until: deadline, tolerance: tolerance)
+  }
+
+  /// Records a failure, then returns at once unless the task is cancelled.
+  public func sleep(for duration: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride?)
+    async throws
+  {
+    fail("called sleep(for:tolerance:)")
+    try await immediate.sleep(for: duration, tolerance: tolerance)
   }
 
   private func fail(_ use: String) {

@@ -1,0 +1,74 @@
+import Synchronization
+
+extension Scheduler {
+  /// Schedules an action once at `date`, skipping it if the returned value is cancelled first.
+  public func scheduleCancellable(
+    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    let cancelled = CancellationFlag()
+    schedule(after: date, tolerance: tolerance, options: options) {
+      if !cancelled.isCancelled { action() }
+    }
+    return cancelled
+  }
+
+  /// Suspends the calling task until `deadline`, on this scheduler's clock.
+  ///
+  /// ```swift
+  /// try await scheduler.sleep(until: scheduler.now.advanced(by: .seconds(1)), tolerance: nil)
+  /// ```
+  public func sleep(until deadline: SchedulerTimeType, tolerance: SchedulerTimeType.Stride?)
+    async throws
+  {
+    try Task.checkCancellation()
+    if deadline <= now { return }
+    try await Schedulers.sleep { wake in
+      scheduleCancellable(
+        after: deadline, tolerance: tolerance ?? minimumTolerance, options: nil, wake)
+    }
+  }
+
+  /// Suspends the calling task for `duration` of this scheduler's time.
+  ///
+  /// ```swift
+  /// try await scheduler.sleep(for: .seconds(1), tolerance: nil)
+  /// ```
+  public func sleep(for duration: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride?)
+    async throws
+  {
+    try Task.checkCancellation()
+    try await sleep(until: now.advanced(by: duration), tolerance: tolerance)
+  }
+
+  /// Suspends the calling task for `duration` of this scheduler's time.
+  ///
+  /// A test scheduler's sleeper wakes when the test advances past its deadline; an immediate
+  /// scheduler's returns at once. Cancelling the task ends the sleep with `CancellationError`
+  /// and removes its pending wake-up.
+  ///
+  /// ```swift
+  /// func countdown(on scheduler: some Scheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>) async throws {
+  ///   for _ in 1...3 { try await scheduler.sleep(for: .seconds(1)) }
+  /// }
+  /// ```
+  public func sleep(for duration: SchedulerTimeType.Stride) async throws {
+    try await sleep(for: duration, tolerance: nil)
+  }
+
+  /// Suspends the calling task until `deadline`, returning at once if it has passed.
+  ///
+  /// ```swift
+  /// try await scheduler.sleep(until: deadline)
+  /// ```
+  public func sleep(until deadline: SchedulerTimeType) async throws {
+    try await sleep(until: deadline, tolerance: nil)
+  }
+}
+
+/// A cancellation flag: the cancellable of work that cannot be removed, only skipped.
+final class CancellationFlag: Cancellable {
+  private let flag = Atomic(false)
+  var isCancelled: Bool { flag.load(ordering: .acquiring) }
+  func cancel() { flag.store(true, ordering: .releasing) }
+}

@@ -1,0 +1,104 @@
+extension TestScheduler {
+  /// Advances the clock by `stride`, and returns when everything that became runnable has run.
+  ///
+  /// Inside ``withDeterministicExecution(scheduler:outsideWorkTimeout:fileID:filePath:line:column:_:)``
+  /// the contract is exact: when the call returns, every task made runnable by the step
+  /// (resumed sleepers, the tasks and actors they reach, the tasks those create) has run until
+  /// it suspends on something not yet due, or finished. Sleepers registered during the step
+  /// for instants inside the advanced range wake in the same call, in deadline order.
+  ///
+  /// ```swift
+  /// model.startCountdown()
+  /// await scheduler.advance(by: .seconds(1))
+  /// #expect(model.secondsLeft == 2)
+  /// ```
+  ///
+  /// Outside a deterministic run it advances as the synchronous ``advance(by:)`` does: it wakes
+  /// due sleepers, but their tasks then run concurrently with the caller.
+  ///
+  /// - Precondition: `stride` is not negative, and no other advance is running.
+  public func advance(by stride: Stride = .zero) async {
+    precondition(
+      stride >= .zero,
+      "TestScheduler.advance(by:) needs a stride of zero or more, got \(stride): time never moves backwards"
+    )
+    await advance(to: now.advanced(by: stride))
+  }
+
+  /// Advances the clock to `instant`, and returns when everything that became runnable has run.
+  ///
+  /// See ``advance(by:)-(Stride)`` for the contract inside a deterministic run.
+  ///
+  /// ```swift
+  /// await scheduler.advance(to: scheduler.now.advanced(by: .seconds(5)))
+  /// ```
+  public func advance(to instant: SchedulerTimeType) async {
+    guard let run = DeterministicRun.current else { return advanceSynchronously(to: instant) }
+    beginAdvancing("advance(to:)")
+    defer { endAdvancing() }
+    await run.untilIdle()
+    while let action = popNextAction(dueBy: instant) {
+      action()
+      await run.untilIdle()
+    }
+    state.withLock { state in
+      if state.now < instant { state.now = instant }
+    }
+  }
+
+  /// Runs actions until none is pending, waiting after each for the tasks it made runnable.
+  ///
+  /// Stops after `maxActions` and records a failure, as the synchronous
+  /// ``run(maxActions:fileID:filePath:line:column:)`` does.
+  ///
+  /// ```swift
+  /// await scheduler.run()
+  /// ```
+  @discardableResult
+  public func run(
+    maxActions: Int = 100_000,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async -> Int {
+    precondition(
+      maxActions >= 0,
+      "TestScheduler.run(maxActions:) needs a bound of zero or more, got \(maxActions)")
+    guard let run = DeterministicRun.current else {
+      beginAdvancing("run()")
+      defer { endAdvancing() }
+      var ran = 0
+      while ran < maxActions, let action = popNextAction(dueBy: nil) {
+        action()
+        ran += 1
+      }
+      reportRunBound(maxActions, fileID: fileID, filePath: filePath, line: line, column: column)
+      return ran
+    }
+    beginAdvancing("run()")
+    defer { endAdvancing() }
+    await run.untilIdle()
+    var ran = 0
+    while ran < maxActions, let action = popNextAction(dueBy: nil) {
+      action()
+      ran += 1
+      await run.untilIdle()
+    }
+    reportRunBound(maxActions, fileID: fileID, filePath: filePath, line: line, column: column)
+    return ran
+  }
+
+  /// A short description of the pending work, or `nil` when nothing is pending.
+  var pendingWorkDescription: String? {
+    let (now, entries) = state.withLock { ($0.now, $0.queue.sortedEntries()) }
+    guard !entries.isEmpty else { return nil }
+    let shown = entries.prefix(5).map { entry -> String in
+      let due = "due in \(now.distance(to: entry.deadline))"
+      if let interval = entry.handle?.interval {
+        return "a repeating action every \(interval), \(due)"
+      }
+      return "an action \(due)"
+    }
+    let more = entries.count > 5 ? " and \(entries.count - 5) more" : ""
+    return "\(entries.count) on the test scheduler: \(shown.joined(separator: "; "))\(more)"
+  }
+}

@@ -1,0 +1,203 @@
+import Synchronization
+
+/// Runs `body` so that every job it causes runs on one queue that test schedulers can drain,
+/// making "nothing left to run" exact, and `await scheduler.advance(by:)` deterministic.
+///
+/// Inside the run, `@MainActor` code, `Task {}` created anywhere, actors, task groups and
+/// `AsyncStream`s all run on one driver thread, one job at a time, in order. A test
+/// scheduler's async ``TestScheduler/advance(by:)`` then returns only when every task the step
+/// made runnable has run until it suspends on something not yet due, or finishes. No
+/// `Task.yield()`, no real-time waits:
+///
+/// ```swift
+/// @MainActor @Test func searchIsDebounced() async throws {
+///   let scheduler = DispatchQueue.test
+///   try await withDeterministicExecution(scheduler: scheduler) { @MainActor in
+///     let model = SearchModel(scheduler: scheduler.eraseToAnyScheduler())
+///     model.queryChanged("abc")
+///     await scheduler.advance(by: .milliseconds(300))
+///     #expect(model.results == ["abc"])
+///   }
+/// }
+/// ```
+///
+/// - Plain `Task.sleep` inside the run follows `scheduler`'s virtual clock. Without a
+///   scheduler, it sleeps in real time, as outside work.
+/// - Work that escapes the run (Dispatch, threads, I/O) must be awaited through
+///   ``withOutsideWork(_:)``; otherwise the run reports a deadlock as soon as nothing else can
+///   make progress.
+/// - If the body ends with sleepers still pending on `scheduler`, the run records a failure
+///   that lists them. If the body is suspended and nothing can resume it, the run records a
+///   deadlock, cancels the body, and throws ``DeterministicExecutionError`` if it still does
+///   not finish.
+/// - Runs never overlap: a second run waits for the first. Routing is process-wide, so jobs of
+///   unrelated tests running in parallel are serialised through the run too (and their plain
+///   `Task.sleep`s virtualised, then released when the run ends).
+/// - Outside a run, the process behaves normally.
+///
+/// On toolchains without SE-0471 custom executors (before Swift 6.3) the body simply runs,
+/// and async `advance` falls back to the synchronous one.
+public func withDeterministicExecution<R: Sendable>(
+  outsideWorkTimeout: Duration = .seconds(10),
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column,
+  _ body: @escaping @Sendable () async throws -> R
+) async throws -> R {
+  try await runDeterministically(
+    scheduleVirtualSleep: nil, describePending: { nil }, outsideWorkTimeout: outsideWorkTimeout,
+    location: SourceLocationOfCall(fileID, filePath, line, column), body)
+}
+
+/// Runs `body` deterministically, with plain `Task.sleep` following `scheduler`'s virtual time
+/// and a failure recorded if the body leaves sleepers pending on it.
+///
+/// See ``withDeterministicExecution(outsideWorkTimeout:fileID:filePath:line:column:_:)``.
+public func withDeterministicExecution<Time, Options, R: Sendable>(
+  scheduler: TestScheduler<Time, Options>,
+  outsideWorkTimeout: Duration = .seconds(10),
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column,
+  _ body: @escaping @Sendable () async throws -> R
+) async throws -> R {
+  try await runDeterministically(
+    scheduleVirtualSleep: { [weak scheduler] delay, job in
+      guard let scheduler else { return job() }
+      scheduler.schedule(after: scheduler.now.advanced(by: Time.Stride(delay)), job)
+    },
+    describePending: { [weak scheduler] in scheduler?.pendingWorkDescription },
+    outsideWorkTimeout: outsideWorkTimeout,
+    location: SourceLocationOfCall(fileID, filePath, line, column), body)
+}
+
+/// Awaits work that completes outside the run (a Dispatch callback, a thread, real I/O).
+///
+/// While it is pending, a deterministic run waits for it in real time (up to the run's
+/// `outsideWorkTimeout`) instead of reporting a deadlock. Outside a run, it just awaits.
+///
+/// ```swift
+/// let data = try await withOutsideWork { try await legacyClient.fetch() }
+/// ```
+public func withOutsideWork<R: Sendable>(
+  _ operation: @Sendable () async throws -> R
+) async rethrows -> R {
+  guard let run = DeterministicRun.current else { return try await operation() }
+  run.beginOutsideWork()
+  defer { run.endOutsideWork() }
+  return try await operation()
+}
+
+/// The error thrown when a deterministic run cannot finish.
+public struct DeterministicExecutionError: Error, CustomStringConvertible {
+  /// What went wrong, including any pending work.
+  public let description: String
+}
+
+struct SourceLocationOfCall: Sendable {
+  let fileID: StaticString
+  let filePath: StaticString
+  let line: UInt
+  let column: UInt
+  init(_ fileID: StaticString, _ filePath: StaticString, _ line: UInt, _ column: UInt) {
+    (self.fileID, self.filePath, self.line, self.column) = (fileID, filePath, line, column)
+  }
+}
+
+extension DeterministicRun {
+  /// The run the current task belongs to: set for the body, inherited by the tasks it creates
+  /// (except detached ones), and absent in unrelated tests running in parallel.
+  @TaskLocal static var current: DeterministicRun?
+}
+
+private func runDeterministically<R: Sendable>(
+  scheduleVirtualSleep: (@Sendable (Duration, @escaping @Sendable () -> Void) -> Void)?,
+  describePending: @escaping @Sendable () -> String?,
+  outsideWorkTimeout: Duration,
+  location: SourceLocationOfCall,
+  _ body: @escaping @Sendable () async throws -> R
+) async throws -> R {
+  _ = installJobRouting
+  guard jobRoutingIsAvailable else { return try await body() }
+  precondition(
+    DeterministicRun.current == nil,
+    "withDeterministicExecution was called inside a deterministic run; runs cannot nest")
+  await RunGate.shared.enter()
+  defer { RunGate.shared.leave() }
+
+  let run = DeterministicRun(
+    scheduleVirtualSleep: scheduleVirtualSleep, describePending: describePending,
+    outsideWorkTimeout: outsideWorkTimeout)
+  let outcome = Outcome<R>()
+  let ending = await withCheckedContinuation {
+    (done: CheckedContinuation<DeterministicRun.Ending, Never>) in
+    DeterministicRun.activate(run)
+    // Created while routing is active, so the body's first job is already on the run's queue.
+    let task = Task.detached {
+      let result = await DeterministicRun.$current.withValue(run) {
+        do { return Result<R, any Error>.success(try await body()) } catch {
+          return .failure(error)
+        }
+      }
+      outcome.value.withLock { $0 = result }
+      run.bodyDidFinish()
+    }
+    startDriverThread {
+      let ending = run.drive(cancelBody: { task.cancel() })
+      DeterministicRun.activate(nil)
+      run.forwardRemainingJobs()
+      done.resume(returning: ending)
+    }
+  }
+  switch ending {
+  case .deadlocked(let reason):
+    throw DeterministicExecutionError(description: "Deterministic run deadlocked: \(reason)")
+  case .finished:
+    if let pending = describePending() {
+      TestFailure.record(
+        "The deterministic run's body finished with work still pending: \(pending).",
+        fileID: location.fileID, filePath: location.filePath, line: location.line,
+        column: location.column)
+    }
+    return try outcome.value.withLock { $0 }!.get()
+  }
+}
+
+/// The body's result, handed from the body's task to the caller.
+private final class Outcome<R: Sendable>: Sendable {
+  let value = Mutex<Result<R, any Error>?>(nil)
+}
+
+/// Lets one deterministic run in at a time; the others wait, suspended, in order.
+final class RunGate: Sendable {
+  static let shared = RunGate()
+
+  private struct State {
+    var busy = false
+    var waiters: [CheckedContinuation<Void, Never>] = []
+  }
+  private let state = Mutex(State())
+
+  func enter() async {
+    await withCheckedContinuation { continuation in
+      let enterNow = state.withLock { state -> Bool in
+        if !state.busy {
+          state.busy = true
+          return true
+        }
+        state.waiters.append(continuation)
+        return false
+      }
+      if enterNow { continuation.resume() }
+    }
+  }
+
+  func leave() {
+    let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      if state.waiters.isEmpty {
+        state.busy = false
+        return nil
+      }
+      return state.waiters.removeFirst()
+    }
+    next?.resume()
+  }
+}

@@ -1,0 +1,279 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// One deterministic run: a FIFO of every job of the process, drained by one driver thread.
+///
+/// Because every job goes through this queue, "the queue is empty" is an exact idle signal:
+/// nothing in the run can make progress until someone resumes a continuation. The test
+/// scheduler's async `advance` uses it to wait until everything a step made runnable has run.
+final class DeterministicRun: Sendable {
+  /// Why the driver stopped waiting for jobs.
+  enum Ending: Sendable {
+    case finished
+    case deadlocked(String)
+  }
+
+  private struct QueuedJob {
+    var job: UnownedJob
+    var onMainActor: Bool
+  }
+
+  private struct State {
+    var jobs: [QueuedJob] = []
+    var head = 0
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    var outsideWork = 0
+    var bodyFinished = false
+    var driverIsWaiting = false
+    var cancelledBodyForDeadlock = false
+  }
+
+  private let state = Mutex(State())
+  private let wakeDriver = DispatchSemaphore(value: 0)
+  /// Schedules a job after a virtual duration on the run's test scheduler, if it has one.
+  private let scheduleVirtualSleep: (@Sendable (Duration, @escaping @Sendable () -> Void) -> Void)?
+  /// Describes the run's pending sleepers, for failure messages.
+  let describePending: @Sendable () -> String?
+  /// How long the driver waits in real time for outside work before it gives up.
+  let outsideWorkTimeout: Duration
+
+  init(
+    scheduleVirtualSleep: (@Sendable (Duration, @escaping @Sendable () -> Void) -> Void)?,
+    describePending: @escaping @Sendable () -> String?,
+    outsideWorkTimeout: Duration
+  ) {
+    self.scheduleVirtualSleep = scheduleVirtualSleep
+    self.describePending = describePending
+    self.outsideWorkTimeout = outsideWorkTimeout
+  }
+
+  // MARK: The active run
+
+  // Routing is process-wide by nature: the runtime has one global and one main executor. The
+  // active run is therefore global state, set and cleared only by `withDeterministicExecution`,
+  // which never lets two runs overlap.
+  private static let activeRun = Mutex<DeterministicRun?>(nil)
+  private static let mainActorJobThread = Atomic<UInt>(0)
+
+  static var active: DeterministicRun? { activeRun.withLock { $0 } }
+
+  static func activate(_ run: DeterministicRun?) { activeRun.withLock { $0 = run } }
+
+  /// Whether the calling thread is a driver running a main-actor job.
+  static var isRunningMainActorJob: Bool {
+    let thread = mainActorJobThread.load(ordering: .acquiring)
+    return thread != 0 && thread == currentThreadID()
+  }
+
+  // MARK: Enqueueing
+
+  func enqueue(_ job: UnownedJob, onMainActor: Bool) {
+    let wake = state.withLock { state -> Bool in
+      state.jobs.append(QueuedJob(job: job, onMainActor: onMainActor))
+      defer { state.driverIsWaiting = false }
+      return state.driverIsWaiting
+    }
+    if wake { wakeDriver.signal() }
+  }
+
+  /// Enqueues a timed job (a plain `Task.sleep`) on the run's virtual clock, or in real time as
+  /// outside work when the run has no test scheduler. Returns `false` if the delay is not a
+  /// `Duration`, which leaves the job to the platform.
+  func enqueue(_ job: UnownedJob, onMainActor: Bool, after delay: Duration?) -> Bool {
+    guard let delay else { return false }
+    if let scheduleVirtualSleep {
+      scheduleVirtualSleep(delay) { self.enqueueOrForward(job, onMainActor: onMainActor) }
+    } else {
+      beginOutsideWork()
+      let (seconds, attoseconds) = delay.components
+      let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+        self.enqueueOrForward(job, onMainActor: onMainActor)
+        self.endOutsideWork()
+      }
+    }
+    return true
+  }
+
+  /// Enqueues on this run while it is active; once it has ended, on whatever is active now
+  /// (the platform executors, or a later run), so no job is ever lost.
+  private func enqueueOrForward(_ job: UnownedJob, onMainActor: Bool) {
+    if DeterministicRun.active === self {
+      enqueue(job, onMainActor: onMainActor)
+    } else {
+      reenqueue(job, onMainActor: onMainActor)
+    }
+  }
+
+  // MARK: Idle, outside work, the body
+
+  /// Suspends the caller until no job of the run is runnable.
+  func untilIdle() async {
+    await withCheckedContinuation { continuation in
+      state.withLock { $0.idleWaiters.append(continuation) }
+    }
+  }
+
+  func beginOutsideWork() { state.withLock { $0.outsideWork += 1 } }
+
+  func endOutsideWork() {
+    let wake = state.withLock { state -> Bool in
+      state.outsideWork -= 1
+      defer { state.driverIsWaiting = false }
+      return state.driverIsWaiting
+    }
+    if wake { wakeDriver.signal() }
+  }
+
+  func bodyDidFinish() {
+    let wake = state.withLock { state -> Bool in
+      state.bodyFinished = true
+      defer { state.driverIsWaiting = false }
+      return state.driverIsWaiting
+    }
+    if wake { wakeDriver.signal() }
+  }
+
+  // MARK: The driver
+
+  /// What the driver does next.
+  private enum Step {
+    case run(QueuedJob)
+    case resumeIdleWaiter(CheckedContinuation<Void, Never>)
+    case waitForOutsideWork
+    case finish
+    case deadlock(cancelledBefore: Bool)
+  }
+
+  /// Drains the run's jobs on the calling thread until the body has finished and nothing is
+  /// runnable, or until the run deadlocks. `cancelBody` is called once, at the first deadlock,
+  /// to give the body a chance to unwind.
+  func drive(cancelBody: @Sendable () -> Void) -> Ending {
+    let thread = currentThreadID()
+    while true {
+      let step = state.withLock { state -> Step in
+        if state.head < state.jobs.count {
+          let job = state.jobs[state.head]
+          state.head += 1
+          if state.head == state.jobs.count {
+            state.jobs.removeAll(keepingCapacity: true)
+            state.head = 0
+          }
+          return .run(job)
+        }
+        if !state.idleWaiters.isEmpty {
+          return .resumeIdleWaiter(state.idleWaiters.removeFirst())
+        }
+        if state.outsideWork > 0 {
+          state.driverIsWaiting = true
+          return .waitForOutsideWork
+        }
+        if state.bodyFinished { return .finish }
+        return .deadlock(cancelledBefore: state.cancelledBodyForDeadlock)
+      }
+      switch step {
+      case .run(let queued):
+        if queued.onMainActor {
+          DeterministicRun.mainActorJobThread.store(thread, ordering: .releasing)
+          runRoutedJob(queued.job, onMainActor: true)
+          DeterministicRun.mainActorJobThread.store(0, ordering: .releasing)
+        } else {
+          runRoutedJob(queued.job, onMainActor: false)
+        }
+      case .resumeIdleWaiter(let continuation):
+        continuation.resume()
+      case .waitForOutsideWork:
+        let (seconds, attoseconds) = outsideWorkTimeout.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        if wakeDriver.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
+          return .deadlocked(
+            "outside work did not finish within \(outsideWorkTimeout) of real time"
+              + pendingSuffix())
+        }
+      case .finish:
+        return .finished
+      case .deadlock(let cancelledBefore):
+        if cancelledBefore {
+          return .deadlocked(
+            "the body is suspended, nothing in the run can resume it, and it did not finish when cancelled"
+              + pendingSuffix())
+        }
+        state.withLock { $0.cancelledBodyForDeadlock = true }
+        TestFailure.record(
+          "Deterministic run deadlocked: the body is suspended and nothing in the run can resume it (no job is runnable, no outside work is pending)."
+            + pendingSuffix() + " Cancelling the body.",
+          fileID: #fileID, filePath: #filePath, line: #line, column: #column)
+        cancelBody()
+      }
+    }
+  }
+
+  private func pendingSuffix() -> String {
+    describePending().map { " Pending: \($0)." } ?? ""
+  }
+
+  /// Hands every job still queued back to the runtime, so none is lost when the run ends.
+  func forwardRemainingJobs() {
+    let remaining = state.withLock { state -> [QueuedJob] in
+      defer {
+        state.jobs.removeAll()
+        state.head = 0
+      }
+      return Array(state.jobs[state.head...])
+    }
+    for queued in remaining { reenqueue(queued.job, onMainActor: queued.onMainActor) }
+  }
+}
+
+/// Enqueues a job on whichever executor is in charge now.
+func reenqueue(_ job: UnownedJob, onMainActor: Bool) {
+  #if compiler(>=6.3) && !os(WASI)
+    if onMainActor {
+      RoutingExecutorFactory.mainExecutor.enqueue(ExecutorJob(job))
+    } else {
+      RoutingExecutorFactory.defaultExecutor.enqueue(ExecutorJob(job))
+    }
+  #endif
+}
+
+/// Starts a thread with a stack large enough for deep synchronous code in jobs.
+func startDriverThread(_ body: @escaping @Sendable () -> Void) {
+  final class Box {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+  }
+  var attributes = pthread_attr_t()
+  pthread_attr_init(&attributes)
+  pthread_attr_setstacksize(&attributes, 8 << 20)
+  #if canImport(Darwin)
+    var thread: pthread_t?
+  #else
+    var thread = pthread_t()
+  #endif
+  let status = pthread_create(
+    &thread, &attributes,
+    { pointer in
+      #if canImport(Darwin)
+        Unmanaged<Box>.fromOpaque(pointer).takeRetainedValue().body()
+      #else
+        Unmanaged<Box>.fromOpaque(pointer!).takeRetainedValue().body()
+      #endif
+      return nil
+    }, Unmanaged.passRetained(Box(body)).toOpaque())
+  pthread_attr_destroy(&attributes)
+  precondition(
+    status == 0, "Deterministic execution: could not start its driver thread (\(status))")
+  #if canImport(Darwin)
+    pthread_detach(thread!)
+  #else
+    pthread_detach(thread)
+  #endif
+}

@@ -1,0 +1,149 @@
+// Routing every job of the process through executors this package controls, so that a
+// deterministic run can queue its jobs on one FIFO. Uses SE-0471's custom executors, present
+// in Swift 6.3 as SPI; see ../../../docs/deterministic-execution.md for what was measured.
+
+#if compiler(>=6.3) && !os(WASI)
+  @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
+
+  /// Whether this toolchain can route jobs (SE-0471 custom executors).
+  let jobRoutingIsAvailable = true
+
+  /// Installs the routing executors, once per process, the first time a run needs them.
+  ///
+  /// Installed lazily so that the process starts on the platform executors (installing before
+  /// async `main` starts would make the main thread run the replacement's run loop), and never
+  /// swapped back: the runtime's swap is an unsynchronised write. Outside a run the routing
+  /// executors forward every job to the platform's, so the process behaves as before.
+  let installJobRouting: Void = {
+    _createExecutors(factory: RoutingExecutorFactory.self)
+  }()
+
+  // The conformances to the SPI protocols stay internal, as SE-0471's pitfalls require.
+  enum RoutingExecutorFactory: ExecutorFactory {
+    static let mainExecutor: any MainExecutor = RoutingMainExecutor()
+    static let defaultExecutor: any TaskExecutor = RoutingTaskExecutor.shared
+  }
+
+  /// The global (default) executor: routes to the active run, or to the platform's.
+  final class RoutingTaskExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
+    // `@unchecked Sendable`: both properties are immutable references to thread-safe executors.
+    static let shared = RoutingTaskExecutor()
+    private let platform = PlatformExecutorFactory.defaultExecutor
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      let unowned = UnownedJob(job)
+      if let run = DeterministicRun.active {
+        run.enqueue(unowned, onMainActor: false)
+      } else {
+        platform.enqueue(ExecutorJob(unowned))
+      }
+    }
+
+    func enqueue<C: Clock>(
+      _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
+    ) {
+      let unowned = UnownedJob(job)
+      if let run = DeterministicRun.active,
+        run.enqueue(unowned, onMainActor: false, after: delay as? Duration)
+      {
+        return
+      }
+      forward(unowned, to: platform, after: delay, tolerance: tolerance, clock: clock)
+    }
+
+    func enqueue<C: Clock>(
+      _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
+    ) {
+      enqueue(job, after: clock.now.duration(to: instant), tolerance: tolerance, clock: clock)
+    }
+
+    /// Runs a routed job the way the global executor would.
+    func run(_ job: UnownedJob) {
+      job.runSynchronously(on: asUnownedTaskExecutor())
+    }
+  }
+
+  /// The main actor's executor: routes to the active run, or to the platform's main executor.
+  final class RoutingMainExecutor: MainExecutor, SchedulingExecutor, @unchecked Sendable {
+    // `@unchecked Sendable`: the only property is an immutable reference to a thread-safe
+    // executor.
+    private let platform = PlatformExecutorFactory.mainExecutor
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      let unowned = UnownedJob(job)
+      if let run = DeterministicRun.active {
+        run.enqueue(unowned, onMainActor: true)
+      } else {
+        platform.enqueue(ExecutorJob(unowned))
+      }
+    }
+
+    func enqueue<C: Clock>(
+      _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
+    ) {
+      let unowned = UnownedJob(job)
+      if let run = DeterministicRun.active,
+        run.enqueue(unowned, onMainActor: true, after: delay as? Duration)
+      {
+        return
+      }
+      forward(unowned, to: platform, after: delay, tolerance: tolerance, clock: clock)
+    }
+
+    func enqueue<C: Clock>(
+      _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
+    ) {
+      enqueue(job, after: clock.now.duration(to: instant), tolerance: tolerance, clock: clock)
+    }
+
+    func run() throws { try platform.run() }
+    func runUntil(_ condition: () -> Bool) throws { try platform.runUntil(condition) }
+    func stop() { platform.stop() }
+
+    /// Main-actor code runs either on the platform's main executor or, during a run, as a
+    /// routed job on the driver thread; both count as isolated.
+    func checkIsolated() {
+      if DeterministicRun.isRunningMainActorJob { return }
+      platform.checkIsolated()
+    }
+
+    func isIsolatingCurrentContext() -> Bool? {
+      if DeterministicRun.isRunningMainActorJob { return true }
+      return platform.isIsolatingCurrentContext()
+    }
+
+    /// Runs a routed main-actor job with the main actor's identity, so isolation checks and
+    /// `MainActor.assumeIsolated` hold on the driver thread.
+    static func run(_ job: UnownedJob) {
+      job.runSynchronously(on: MainActor.sharedUnownedExecutor)
+    }
+  }
+
+  /// Hands a timed job to a platform executor, which runs it in real time.
+  private func forward<C: Clock>(
+    _ job: UnownedJob, to executor: any Executor, after delay: C.Duration,
+    tolerance: C.Duration?, clock: C
+  ) {
+    if let scheduling = executor as? any SchedulingExecutor {
+      scheduling.enqueue(
+        ExecutorJob(job), after: delay, tolerance: tolerance, clock: clock)
+    } else {
+      executor.enqueue(ExecutorJob(job))
+    }
+  }
+
+  func runRoutedJob(_ job: UnownedJob, onMainActor: Bool) {
+    if onMainActor {
+      RoutingMainExecutor.run(job)
+    } else {
+      RoutingTaskExecutor.shared.run(job)
+    }
+  }
+#else
+  /// Whether this toolchain can route jobs (SE-0471 custom executors).
+  let jobRoutingIsAvailable = false
+  let installJobRouting: Void = ()
+  func runRoutedJob(_ job: UnownedJob, onMainActor: Bool) {
+    job.runSynchronously(on: MainActor.sharedUnownedExecutor)
+  }
+#endif

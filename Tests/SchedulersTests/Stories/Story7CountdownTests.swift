@@ -1,0 +1,49 @@
+import Dispatch
+import Schedulers
+import Testing
+
+// Story 7: a chat model counts down 3, 2, 1 with one-second pauses before sending a message.
+// Injecting the scheduler makes the test advance 1 s three times and observe each step,
+// instantly.
+
+@MainActor
+final class ChatModel {
+  private(set) var countdown: Int?
+  private(set) var sentMessages: [String] = []
+  private let scheduler: AnySchedulerOf<DispatchQueue>
+
+  init(scheduler: AnySchedulerOf<DispatchQueue>) { self.scheduler = scheduler }
+
+  func sendButtonTapped(_ message: String) {
+    Task {
+      for count in [3, 2, 1] {
+        countdown = count
+        try await scheduler.sleep(for: .seconds(1))
+      }
+      countdown = nil
+      sentMessages.append(message)
+    }
+  }
+}
+
+@Suite("Story 7: a countdown that does not take 3 seconds")
+struct Story7CountdownTests {
+  @Test func eachSecondOfTheCountdownIsObservable() async throws {
+    let scheduler = DispatchQueue.test
+    try await withDeterministicExecution(scheduler: scheduler) { @MainActor in
+      let model = ChatModel(scheduler: scheduler.eraseToAnyScheduler())
+      model.sendButtonTapped("Hello")
+
+      await scheduler.advance()
+      #expect(model.countdown == 3)
+      await scheduler.advance(by: .seconds(1))
+      #expect(model.countdown == 2)
+      await scheduler.advance(by: .seconds(1))
+      #expect(model.countdown == 1)
+      #expect(model.sentMessages.isEmpty)
+      await scheduler.advance(by: .seconds(1))
+      #expect(model.countdown == nil)
+      #expect(model.sentMessages == ["Hello"])
+    }
+  }
+}
