@@ -68,8 +68,17 @@ extension DispatchQueue {
     /// scheduler.advance(by: .milliseconds(250))
     /// ```
     public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric,
-      ExpressibleByFloatLiteral, Hashable, Codable, Sendable
+      ExpressibleByFloatLiteral, Hashable, Codable, Sendable, CustomStringConvertible
     {
+      /// The interval in the largest whole unit: `1 s`, `300 ms`, `2 µs`, `7 ns`.
+      public var description: String {
+        for (unit, name) in [(1_000_000_000, "s"), (1_000_000, "ms"), (1_000, "µs")]
+        where nanoseconds % unit == 0 {
+          return "\(nanoseconds / unit) \(name)"
+        }
+        return "\(nanoseconds) ns"
+      }
+
       /// The length of the interval in nanoseconds (negative for a backward interval).
       public var nanoseconds: Int
 

@@ -84,7 +84,7 @@ func onMainActor(
 ) -> @Sendable () -> Void {
   {
     precondition(
-      UIScheduler.isOnMainQueue || DeterministicRun.isRunningMainActorJob,
+      UIScheduler.isOnMainActor,
       """
       A `@MainActor` action scheduled at \(fileID):\(line) ran off the main actor. Schedule \
       main-actor work on the main queue, UIScheduler, or a test or immediate scheduler driven \

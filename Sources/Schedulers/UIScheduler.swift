@@ -31,12 +31,17 @@ public struct UIScheduler: Scheduler {
   /// Whether the caller runs on the main queue.
   public static var isOnMainQueue: Bool { DispatchQueue.getSpecific(key: mainQueueKey) == 1 }
 
+  /// Whether the caller runs on the main actor: on the main queue, or as a main-actor job of a
+  /// deterministic run (which runs them on its own thread, one at a time).
+  static var isOnMainActor: Bool { isOnMainQueue || DeterministicRun.isRunningMainActorJob }
+
   public var now: SchedulerTimeType { DispatchQueue.main.now }
   public var minimumTolerance: SchedulerTimeType.Stride { DispatchQueue.main.minimumTolerance }
 
-  /// Runs the action now if the caller is on the main queue, otherwise schedules it there.
+  /// Runs the action now if the caller is on the main actor, otherwise schedules it on the
+  /// main queue.
   public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
-    if Self.isOnMainQueue {
+    if Self.isOnMainActor {
       action()
     } else {
       DispatchQueue.main.schedule(options: options, action)

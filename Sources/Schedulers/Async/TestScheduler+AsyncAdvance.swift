@@ -16,23 +16,30 @@ extension TestScheduler {
   /// Outside a deterministic run it advances as the synchronous ``advance(by:)`` does: it wakes
   /// due sleepers, but their tasks then run concurrently with the caller.
   ///
+  /// Actions run in the caller's isolation (the `isolation` parameter defaults to it), so a
+  /// `@MainActor` test's advance runs `{ @MainActor in }` actions on the main actor.
+  ///
   /// - Precondition: `stride` is not negative, and no other advance is running.
-  public func advance(by stride: Stride = .zero) async {
+  public func advance(
+    by stride: Stride = .zero, isolation: isolated (any Actor)? = #isolation
+  ) async {
     precondition(
       stride >= .zero,
       "TestScheduler.advance(by:) needs a stride of zero or more, got \(stride): time never moves backwards"
     )
-    await advance(to: now.advanced(by: stride))
+    await advance(to: now.advanced(by: stride), isolation: isolation)
   }
 
   /// Advances the clock to `instant`, and returns when everything that became runnable has run.
   ///
-  /// See ``advance(by:)-(Stride)`` for the contract inside a deterministic run.
+  /// See ``advance(by:isolation:)`` for the contract inside a deterministic run.
   ///
   /// ```swift
   /// await scheduler.advance(to: scheduler.now.advanced(by: .seconds(5)))
   /// ```
-  public func advance(to instant: SchedulerTimeType) async {
+  public func advance(
+    to instant: SchedulerTimeType, isolation: isolated (any Actor)? = #isolation
+  ) async {
     guard let run = DeterministicRun.current else { return advanceSynchronously(to: instant) }
     beginAdvancing("advance(to:)")
     defer { endAdvancing() }
@@ -49,7 +56,8 @@ extension TestScheduler {
   /// Runs actions until none is pending, waiting after each for the tasks it made runnable.
   ///
   /// Stops after `maxActions` and records a failure, as the synchronous
-  /// ``run(maxActions:fileID:filePath:line:column:)`` does.
+  /// ``run(maxActions:fileID:filePath:line:column:)`` does. Actions run in the caller's
+  /// isolation.
   ///
   /// ```swift
   /// await scheduler.run()
@@ -58,7 +66,8 @@ extension TestScheduler {
   public func run(
     maxActions: Int = 100_000,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-    line: UInt = #line, column: UInt = #column
+    line: UInt = #line, column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
   ) async -> Int {
     precondition(
       maxActions >= 0,

@@ -21,8 +21,12 @@ import Synchronization
 /// }
 /// ```
 ///
-/// - Plain `Task.sleep` inside the run follows `scheduler`'s virtual clock. Without a
-///   scheduler, it sleeps in real time, as outside work.
+/// - Plain `Task.sleep` inside the run follows `scheduler`'s virtual clock, to the nearest
+///   millisecond: the runtime hands over a deadline read from a real clock, and the moment
+///   between that reading and the hand-over is rounded away. For exact virtual time, sleep on
+///   the scheduler (`scheduler.sleep(for:)`) or pass `scheduler.clock` to `Clock`-taking APIs.
+///   Without a scheduler, plain `Task.sleep` sleeps in real time, as outside work. Plain sleeps
+///   still pending when the run ends are released (woken) then.
 /// - Work that escapes the run (Dispatch, threads, I/O) must be awaited through
 ///   ``withOutsideWork(_:)``; otherwise the run reports a deadlock as soon as nothing else can
 ///   make progress.
@@ -61,8 +65,12 @@ public func withDeterministicExecution<Time, Options, R: Sendable>(
 ) async throws -> R {
   try await runDeterministically(
     scheduleVirtualSleep: { [weak scheduler] delay, job in
-      guard let scheduler else { return job() }
-      scheduler.schedule(after: scheduler.now.advanced(by: Time.Stride(delay)), job)
+      guard let scheduler else {
+        job()
+        return AnyCancellable {}
+      }
+      return scheduler.scheduleCancellable(
+        after: scheduler.now.advanced(by: Time.Stride(delay)), tolerance: .zero, options: nil, job)
     },
     describePending: { [weak scheduler] in scheduler?.pendingWorkDescription },
     outsideWorkTimeout: outsideWorkTimeout,
@@ -109,7 +117,7 @@ extension DeterministicRun {
 }
 
 private func runDeterministically<R: Sendable>(
-  scheduleVirtualSleep: (@Sendable (Duration, @escaping @Sendable () -> Void) -> Void)?,
+  scheduleVirtualSleep: (@Sendable (Duration, @escaping @Sendable () -> Void) -> any Cancellable)?,
   describePending: @escaping @Sendable () -> String?,
   outsideWorkTimeout: Duration,
   location: SourceLocationOfCall,
@@ -131,7 +139,8 @@ private func runDeterministically<R: Sendable>(
     (done: CheckedContinuation<DeterministicRun.Ending, Never>) in
     DeterministicRun.activate(run)
     // Created while routing is active, so the body's first job is already on the run's queue.
-    let task = Task.detached {
+    // Not detached: the body inherits the caller's task-locals, such as the running test.
+    let task = Task {
       let result = await DeterministicRun.$current.withValue(run) {
         do { return Result<R, any Error>.success(try await body()) } catch {
           return .failure(error)

@@ -34,19 +34,25 @@ final class DeterministicRun: Sendable {
     var bodyFinished = false
     var driverIsWaiting = false
     var cancelledBodyForDeadlock = false
+    /// Plain `Task.sleep` wake-ups waiting on the virtual clock, by id.
+    var virtualSleeps: [UInt64: (entry: (any Cancellable)?, job: QueuedJob)] = [:]
+    var nextVirtualSleep: UInt64 = 0
   }
 
   private let state = Mutex(State())
   private let wakeDriver = DispatchSemaphore(value: 0)
   /// Schedules a job after a virtual duration on the run's test scheduler, if it has one.
-  private let scheduleVirtualSleep: (@Sendable (Duration, @escaping @Sendable () -> Void) -> Void)?
+  private let scheduleVirtualSleep:
+    (@Sendable (Duration, @escaping @Sendable () -> Void) -> any Cancellable)?
   /// Describes the run's pending sleepers, for failure messages.
   let describePending: @Sendable () -> String?
   /// How long the driver waits in real time for outside work before it gives up.
   let outsideWorkTimeout: Duration
 
   init(
-    scheduleVirtualSleep: (@Sendable (Duration, @escaping @Sendable () -> Void) -> Void)?,
+    scheduleVirtualSleep: (
+      @Sendable (Duration, @escaping @Sendable () -> Void) -> any Cancellable
+    )?,
     describePending: @escaping @Sendable () -> String?,
     outsideWorkTimeout: Duration
   ) {
@@ -87,10 +93,37 @@ final class DeterministicRun: Sendable {
   /// Enqueues a timed job (a plain `Task.sleep`) on the run's virtual clock, or in real time as
   /// outside work when the run has no test scheduler. Returns `false` if the delay is not a
   /// `Duration`, which leaves the job to the platform.
-  func enqueue(_ job: UnownedJob, onMainActor: Bool, after delay: Duration?) -> Bool {
-    guard let delay else { return false }
+  ///
+  /// The runtime hands over a deadline on a real clock, read a moment before: the few
+  /// microseconds between that reading and this call are real time that must not leak into
+  /// virtual time, so a delay derived from a deadline is rounded to the nearest millisecond.
+  func enqueue(
+    _ job: UnownedJob, onMainActor: Bool, after delay: Duration?, fromDeadline: Bool
+  ) -> Bool {
+    guard var delay else { return false }
+    if fromDeadline {
+      let milliseconds =
+        (Double(delay.components.seconds) * 1_000
+        + Double(delay.components.attoseconds) / 1e15).rounded()
+      delay = .milliseconds(Int64(milliseconds))
+    }
     if let scheduleVirtualSleep {
-      scheduleVirtualSleep(delay) { self.enqueueOrForward(job, onMainActor: onMainActor) }
+      // Registered before it is scheduled, so that firing always finds it.
+      let id = state.withLock { state -> UInt64 in
+        state.nextVirtualSleep += 1
+        state.virtualSleeps[state.nextVirtualSleep] = (
+          nil, QueuedJob(job: job, onMainActor: onMainActor)
+        )
+        return state.nextVirtualSleep
+      }
+      let entry = scheduleVirtualSleep(delay) {
+        if let sleep = self.state.withLock({ $0.virtualSleeps.removeValue(forKey: id) }) {
+          self.enqueueOrForward(sleep.job.job, onMainActor: sleep.job.onMainActor)
+        }
+      }
+      state.withLock { state in
+        if state.virtualSleeps[id] != nil { state.virtualSleeps[id]?.entry = entry }
+      }
     } else {
       beginOutsideWork()
       let (seconds, attoseconds) = delay.components
@@ -221,15 +254,25 @@ final class DeterministicRun: Sendable {
   }
 
   /// Hands every job still queued back to the runtime, so none is lost when the run ends.
+  ///
+  /// Plain `Task.sleep` wake-ups still waiting on the virtual clock are removed from it and
+  /// released at once: the runtime's wake-up job checks the sleeper's state, so a wake-up whose
+  /// task was cancelled does nothing, and a live sleeper wakes early, outside the run, rather
+  /// than never.
   func forwardRemainingJobs() {
-    let remaining = state.withLock { state -> [QueuedJob] in
+    let (remaining, sleeps) = state.withLock { state in
       defer {
         state.jobs.removeAll()
         state.head = 0
+        state.virtualSleeps.removeAll()
       }
-      return Array(state.jobs[state.head...])
+      return (Array(state.jobs[state.head...]), Array(state.virtualSleeps.values))
     }
     for queued in remaining { reenqueue(queued.job, onMainActor: queued.onMainActor) }
+    for sleep in sleeps {
+      sleep.entry?.cancel()
+      reenqueue(sleep.job.job, onMainActor: sleep.job.onMainActor)
+    }
   }
 }
 

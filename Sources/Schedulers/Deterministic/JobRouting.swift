@@ -42,19 +42,27 @@
     func enqueue<C: Clock>(
       _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
     ) {
-      let unowned = UnownedJob(job)
-      if let run = DeterministicRun.active,
-        run.enqueue(unowned, onMainActor: false, after: delay as? Duration)
-      {
-        return
-      }
-      forward(unowned, to: platform, after: delay, tolerance: tolerance, clock: clock)
+      enqueueTimed(UnownedJob(job), after: delay, fromDeadline: false, tolerance, clock)
     }
 
     func enqueue<C: Clock>(
       _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
     ) {
-      enqueue(job, after: clock.now.duration(to: instant), tolerance: tolerance, clock: clock)
+      enqueueTimed(
+        UnownedJob(job), after: clock.now.duration(to: instant), fromDeadline: true, tolerance,
+        clock)
+    }
+
+    private func enqueueTimed<C: Clock>(
+      _ job: UnownedJob, after delay: C.Duration, fromDeadline: Bool, _ tolerance: C.Duration?,
+      _ clock: C
+    ) {
+      if let run = DeterministicRun.active,
+        run.enqueue(job, onMainActor: false, after: delay as? Duration, fromDeadline: fromDeadline)
+      {
+        return
+      }
+      forward(job, to: platform, after: delay, tolerance: tolerance, clock: clock)
     }
 
     /// Runs a routed job the way the global executor would.
@@ -81,19 +89,27 @@
     func enqueue<C: Clock>(
       _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
     ) {
-      let unowned = UnownedJob(job)
-      if let run = DeterministicRun.active,
-        run.enqueue(unowned, onMainActor: true, after: delay as? Duration)
-      {
-        return
-      }
-      forward(unowned, to: platform, after: delay, tolerance: tolerance, clock: clock)
+      enqueueTimed(UnownedJob(job), after: delay, fromDeadline: false, tolerance, clock)
     }
 
     func enqueue<C: Clock>(
       _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
     ) {
-      enqueue(job, after: clock.now.duration(to: instant), tolerance: tolerance, clock: clock)
+      enqueueTimed(
+        UnownedJob(job), after: clock.now.duration(to: instant), fromDeadline: true, tolerance,
+        clock)
+    }
+
+    private func enqueueTimed<C: Clock>(
+      _ job: UnownedJob, after delay: C.Duration, fromDeadline: Bool, _ tolerance: C.Duration?,
+      _ clock: C
+    ) {
+      if let run = DeterministicRun.active,
+        run.enqueue(job, onMainActor: true, after: delay as? Duration, fromDeadline: fromDeadline)
+      {
+        return
+      }
+      forward(job, to: platform, after: delay, tolerance: tolerance, clock: clock)
     }
 
     func run() throws { try platform.run() }

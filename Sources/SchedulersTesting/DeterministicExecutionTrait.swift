@@ -1,0 +1,48 @@
+import Schedulers
+import Testing
+
+/// A trait that runs each test under deterministic execution.
+///
+/// Equivalent to wrapping the test's body in
+/// `withDeterministicExecution(outsideWorkTimeout:fileID:filePath:line:column:_:)`; on a
+/// suite, it applies to every test in it:
+///
+/// ```swift
+/// @Test(.deterministicExecution) @MainActor
+/// func countdown() async {
+///   let scheduler = DispatchQueue.test
+///   let model = ChatModel(scheduler: scheduler.eraseToAnyScheduler())
+///   model.sendButtonTapped("Hello")
+///   await scheduler.advance()
+///   #expect(model.countdown == 3)
+/// }
+/// ```
+///
+/// Plain `Task.sleep` inside such a test sleeps in real time (as outside work); to put it on a
+/// virtual clock, use `withDeterministicExecution(scheduler:...)` with the test's scheduler.
+/// If the test deadlocks and does not finish even when cancelled, the process stops with a
+/// message saying so: the test's body is stuck, and the trait cannot return without it.
+public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
+  /// Applies to every test of a suite it is attached to.
+  public var isRecursive: Bool { true }
+
+  public func provideScope(
+    for test: Test, testCase: Test.Case?,
+    performing function: @Sendable () async throws -> Void
+  ) async throws {
+    guard testCase != nil else { return try await function() }
+    try await withoutActuallyEscaping(function) { function in
+      do {
+        try await withDeterministicExecution { try await function() }
+      } catch let error as DeterministicExecutionError {
+        preconditionFailure(
+          "\(test.name): \(error.description). The test's body is stuck, so the test cannot end.")
+      }
+    }
+  }
+}
+
+extension Trait where Self == DeterministicExecutionTrait {
+  /// Runs the test (or every test of the suite) under deterministic execution.
+  public static var deterministicExecution: Self { Self() }
+}

@@ -1,0 +1,164 @@
+import Dispatch
+import Schedulers
+import SchedulersTesting
+import Synchronization
+import Testing
+
+@Suite("Sleeping on a scheduler")
+struct SleepTests {
+  @Test func aDeadlineAtOrBeforeNowReturnsAtOnce() async throws {
+    let scheduler = DispatchQueue.test
+    await scheduler.advance(by: .seconds(5))
+    try await scheduler.sleep(until: scheduler.now)
+    try await scheduler.sleep(until: DispatchQueue.virtualEpoch)
+    try await scheduler.sleep(for: .zero)
+    #expect(scheduler.pendingActionCount == 0)
+  }
+
+  @Test func aTaskCancelledBeforeSleepingThrowsAtOnceAndSchedulesNothing() async {
+    let scheduler = DispatchQueue.test
+    let sleeper = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      try await scheduler.sleep(for: .seconds(1))
+    }
+    await #expect(throws: CancellationError.self) { try await sleeper.value }
+    #expect(scheduler.pendingActionCount == 0)
+  }
+
+  @Test func aTaskCancelledWhileSleepingThrowsAndItsEntryLeavesTheQueue() async throws {
+    let scheduler = DispatchQueue.test
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let sleeper = Task { try await scheduler.sleep(for: .seconds(10)) }
+      await scheduler.advance()
+      #expect(scheduler.pendingActionCount == 1)
+      sleeper.cancel()
+      await scheduler.advance()
+      await #expect(throws: CancellationError.self) { try await sleeper.value }
+      #expect(scheduler.pendingActionCount == 0)
+    }
+  }
+
+  @Test func cancellingThroughAnErasedSchedulerAlsoRemovesTheEntry() async throws {
+    let test = DispatchQueue.test
+    let scheduler = test.eraseToAnyScheduler()
+    try await withDeterministicExecution(scheduler: test) {
+      let sleeper = Task { try await scheduler.sleep(for: .seconds(10)) }
+      await test.advance()
+      #expect(test.pendingActionCount == 1)
+      sleeper.cancel()
+      await test.advance()
+      #expect(test.pendingActionCount == 0)
+    }
+  }
+
+  @Test func sleepersWakeInDeadlineOrder() async throws {
+    let scheduler = DispatchQueue.test
+    let log = Recorder<Int>()
+    try await withDeterministicExecution(scheduler: scheduler) {
+      for seconds in [3, 1, 2] {
+        Task {
+          try await scheduler.sleep(for: .seconds(seconds))
+          log.append(seconds)
+        }
+      }
+      await scheduler.advance(by: .seconds(3))
+      #expect(log.values == [1, 2, 3])
+    }
+  }
+
+  @Test func sleepersRegisteredDuringAStepInsideItsRangeWakeInTheSameStep() async throws {
+    let scheduler = DispatchQueue.test
+    let log = Recorder<String>()
+    try await withDeterministicExecution(scheduler: scheduler) {
+      Task {
+        try await scheduler.sleep(for: .seconds(1))
+        log.append("1 s")
+        try await scheduler.sleep(for: .seconds(1))  // registered at 1 s, due at 2 s
+        log.append("2 s")
+        try await scheduler.sleep(for: .seconds(5))  // due at 7 s: outside the step
+        log.append("7 s")
+      }
+      Task {
+        try await scheduler.sleep(for: .milliseconds(1_500))
+        log.append("1.5 s")
+      }
+      await scheduler.advance(by: .seconds(3))
+      #expect(log.values == ["1 s", "1.5 s", "2 s"])
+      await scheduler.advance(by: .seconds(4))
+      #expect(log.values == ["1 s", "1.5 s", "2 s", "7 s"])
+    }
+  }
+
+  @Test func theImmediateSchedulerSleepsReturnAtOnceButStillHonourCancellation() async {
+    try? await DispatchQueue.immediate.sleep(for: .seconds(3_600))
+    let cancelled = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      try await DispatchQueue.immediate.sleep(for: .seconds(1))
+    }
+    await #expect(throws: CancellationError.self) { try await cancelled.value }
+  }
+
+  @Test func anUnimplementedSchedulersSleepFailsTheTestOnce() async throws {
+    let scheduler = DispatchQueue.unimplemented("sleepy")
+    try await withKnownIssue {
+      try await scheduler.sleep(for: .seconds(1))
+    } matching: { issue in
+      issue.description.contains("Unimplemented scheduler 'sleepy'")
+        && issue.description.contains("sleep(for:tolerance:)")
+    }
+  }
+
+  @Test func aDispatchQueueSleepsInRealTimeAndWakesOnCancellation() async throws {
+    let queue = DispatchQueue(label: "sleeping")
+    try await queue.sleep(for: .milliseconds(5))
+    let sleeper = Task { try await queue.sleep(for: .seconds(60)) }
+    sleeper.cancel()
+    await #expect(throws: CancellationError.self) { try await sleeper.value }
+  }
+}
+
+@Suite("Timers and the Clock view")
+struct TimerAndClockTests {
+  @Test func aTimerTicksEveryIntervalUntilItsTaskIsCancelled() async throws {
+    let scheduler = DispatchQueue.test
+    let ticks = Recorder<DispatchQueue.SchedulerTimeType>()
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let start = scheduler.now
+      let consumer = Task {
+        for await tick in scheduler.timer(interval: .seconds(1)) { ticks.append(tick) }
+      }
+      await scheduler.advance(by: .seconds(3))
+      #expect(ticks.values == [1, 2, 3].map { start.advanced(by: .seconds($0)) })
+      consumer.cancel()
+      await scheduler.advance()
+      await consumer.value
+      #expect(scheduler.pendingActionCount == 0)
+    }
+  }
+
+  @Test func taskSleepOnTheClockViewFollowsTheScheduler() async throws {
+    let scheduler = DispatchQueue.test
+    let woke = Counter()
+    try await withDeterministicExecution(scheduler: scheduler) {
+      Task {
+        try await Task.sleep(for: .seconds(5), clock: scheduler.clock)
+        woke.increment()
+      }
+      await scheduler.advance(by: .seconds(4))
+      #expect(woke.value == 0)
+      await scheduler.advance(by: .seconds(1))
+      #expect(woke.value == 1)
+    }
+  }
+
+  @Test func theClockViewTellsTheSchedulersTime() {
+    let scheduler = DispatchQueue.test
+    let clock = scheduler.clock
+    let start = clock.now
+    scheduler.advance(by: .milliseconds(1_500))
+    #expect(start.duration(to: clock.now) == .milliseconds(1_500))
+    #expect(
+      start.advanced(by: .seconds(2)).time == DispatchQueue.virtualEpoch.advanced(by: .seconds(2)))
+    #expect(clock.minimumResolution == .nanoseconds(1))
+  }
+}
