@@ -34,6 +34,8 @@ final class DeterministicRun: Sendable {
     var bodyFinished = false
     var driverIsWaiting = false
     var cancelledBodyForDeadlock = false
+    /// Set when the run has ended and handed its jobs back: later jobs are refused.
+    var isClosed = false
     /// Plain `Task.sleep` wake-ups waiting on the virtual clock, by id.
     var virtualSleeps: [UInt64: (entry: (any Cancellable)?, job: QueuedJob)] = [:]
     var nextVirtualSleep: UInt64 = 0
@@ -81,13 +83,20 @@ final class DeterministicRun: Sendable {
 
   // MARK: Enqueueing
 
+  /// Queues a job, unless the run has closed: a thread may have read `active` just before the
+  /// run ended, and its job must then go to whoever is in charge now rather than be lost.
   func enqueue(_ job: UnownedJob, onMainActor: Bool) {
-    let wake = state.withLock { state -> Bool in
+    let outcome = state.withLock { state -> (accepted: Bool, wake: Bool) in
+      guard !state.isClosed else { return (false, false) }
       state.jobs.append(QueuedJob(job: job, onMainActor: onMainActor))
       defer { state.driverIsWaiting = false }
-      return state.driverIsWaiting
+      return (true, state.driverIsWaiting)
     }
-    if wake { wakeDriver.signal() }
+    if !outcome.accepted {
+      reenqueue(job, onMainActor: onMainActor)
+    } else if outcome.wake {
+      wakeDriver.signal()
+    }
   }
 
   /// Enqueues a timed job (a plain `Task.sleep`) on the run's virtual clock, or in real time as
@@ -100,7 +109,7 @@ final class DeterministicRun: Sendable {
   func enqueue(
     _ job: UnownedJob, onMainActor: Bool, after delay: Duration?, fromDeadline: Bool
   ) -> Bool {
-    guard var delay else { return false }
+    guard var delay, !state.withLock({ $0.isClosed }) else { return false }
     if fromDeadline {
       let milliseconds =
         (Double(delay.components.seconds) * 1_000
@@ -151,7 +160,11 @@ final class DeterministicRun: Sendable {
   /// Suspends the caller until no job of the run is runnable.
   func untilIdle() async {
     await withCheckedContinuation { continuation in
-      state.withLock { $0.idleWaiters.append(continuation) }
+      let closed = state.withLock { state -> Bool in
+        if !state.isClosed { state.idleWaiters.append(continuation) }
+        return state.isClosed
+      }
+      if closed { continuation.resume() }  // nothing of the run is left to wait for
     }
   }
 
@@ -262,6 +275,7 @@ final class DeterministicRun: Sendable {
   func forwardRemainingJobs() {
     let (remaining, sleeps) = state.withLock { state in
       defer {
+        state.isClosed = true
         state.jobs.removeAll()
         state.head = 0
         state.virtualSleeps.removeAll()
