@@ -75,16 +75,16 @@ extension Scheduler {
 /// isolation when it runs.
 ///
 /// The check asks whether the thread is draining the main queue (the main actor's executor on
-/// every platform), or is a deterministic run's driver running a main-actor job, rather than
-/// calling `MainActor.preconditionIsolated`: on Linux that fails inside
-/// `dispatch_assert_queue`, which prints nothing useful.
+/// every platform, deterministic runs included) rather than calling
+/// `MainActor.preconditionIsolated`: on Linux that fails inside `dispatch_assert_queue`, which
+/// prints nothing useful.
 @usableFromInline
 func onMainActor(
   _ action: @escaping @MainActor () -> Void, fileID: StaticString, line: UInt
 ) -> @Sendable () -> Void {
   {
     precondition(
-      UIScheduler.isOnMainActor,
+      UIScheduler.isOnMainQueue,
       """
       A `@MainActor` action scheduled at \(fileID):\(line) ran off the main actor. Schedule \
       main-actor work on the main queue, UIScheduler, or a test or immediate scheduler driven \

@@ -140,7 +140,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     after date: SchedulerTimeType, tolerance _: Stride, options _: SchedulerOptions?,
     _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
-    let handle = ScheduleQueueHandle<SchedulerTimeType>(interval: nil)
+    let handle = ScheduleQueueHandle<SchedulerTimeType>(interval: nil, callSite: CallSite.current)
     state.withLock { $0.enqueue(action, at: date, handle: handle) }
     return PendingAction(scheduler: self, handle: handle)
   }

@@ -31,17 +31,12 @@ public struct UIScheduler: Scheduler {
   /// Whether the caller runs on the main queue.
   public static var isOnMainQueue: Bool { DispatchQueue.getSpecific(key: mainQueueKey) == 1 }
 
-  /// Whether the caller runs on the main actor: on the main queue, or as a main-actor job of a
-  /// deterministic run (which runs them on its own thread, one at a time).
-  static var isOnMainActor: Bool { isOnMainQueue || DeterministicRun.isRunningMainActorJob }
-
   public var now: SchedulerTimeType { DispatchQueue.main.now }
   public var minimumTolerance: SchedulerTimeType.Stride { DispatchQueue.main.minimumTolerance }
 
-  /// Runs the action now if the caller is on the main actor, otherwise schedules it on the
-  /// main queue.
+  /// Runs the action now if the caller is on the main queue, otherwise schedules it there.
   public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
-    if Self.isOnMainActor {
+    if Self.isOnMainQueue {
       action()
     } else {
       DispatchQueue.main.schedule(options: options, action)

@@ -45,15 +45,21 @@ extension Scheduler {
   ///
   /// A test scheduler's sleeper wakes when the test advances past its deadline; an immediate
   /// scheduler's returns at once. Cancelling the task ends the sleep with `CancellationError`
-  /// and removes its pending wake-up.
+  /// and removes its pending wake-up. A test scheduler records the caller's file and line, so
+  /// failures about pending work say where each sleep came from.
   ///
   /// ```swift
   /// func countdown(on scheduler: some Scheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>) async throws {
   ///   for _ in 1...3 { try await scheduler.sleep(for: .seconds(1)) }
   /// }
   /// ```
-  public func sleep(for duration: SchedulerTimeType.Stride) async throws {
-    try await sleep(for: duration, tolerance: nil)
+  public func sleep(
+    for duration: SchedulerTimeType.Stride,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) async throws {
+    try await CallSite.$current.withValue(CallSite(fileID: fileID, line: line)) {
+      try await sleep(for: duration, tolerance: nil)
+    }
   }
 
   /// Suspends the calling task until `deadline`, returning at once if it has passed.
@@ -61,8 +67,13 @@ extension Scheduler {
   /// ```swift
   /// try await scheduler.sleep(until: deadline)
   /// ```
-  public func sleep(until deadline: SchedulerTimeType) async throws {
-    try await sleep(until: deadline, tolerance: nil)
+  public func sleep(
+    until deadline: SchedulerTimeType,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) async throws {
+    try await CallSite.$current.withValue(CallSite(fileID: fileID, line: line)) {
+      try await sleep(until: deadline, tolerance: nil)
+    }
   }
 }
 
@@ -71,4 +82,15 @@ final class CancellationFlag: Cancellable {
   private let flag = Atomic(false)
   var isCancelled: Bool { flag.load(ordering: .acquiring) }
   func cancel() { flag.store(true, ordering: .releasing) }
+}
+
+/// Where a sleep was called, carried to the scheduler in a task-local because the protocol's
+/// requirements cannot take default `#fileID` arguments.
+struct CallSite: Sendable, CustomStringConvertible {
+  let fileID: StaticString
+  let line: UInt
+
+  var description: String { "\(fileID):\(line)" }
+
+  @TaskLocal static var current: CallSite?
 }

@@ -16,9 +16,11 @@ public struct SchedulerTimerSequence<S: Scheduler>: AsyncSequence, Sendable {
   let scheduler: S
   let interval: S.SchedulerTimeType.Stride
   let tolerance: S.SchedulerTimeType.Stride?
+  let callSite: CallSite
 
   public func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(scheduler: scheduler, interval: interval, tolerance: tolerance)
+    AsyncIterator(
+      scheduler: scheduler, interval: interval, tolerance: tolerance, callSite: callSite)
   }
 
   /// The iterator of a timer: each `next()` sleeps until the next deadline.
@@ -26,12 +28,15 @@ public struct SchedulerTimerSequence<S: Scheduler>: AsyncSequence, Sendable {
     let scheduler: S
     let interval: S.SchedulerTimeType.Stride
     let tolerance: S.SchedulerTimeType.Stride?
+    let callSite: CallSite
     var deadline: S.SchedulerTimeType?
 
     public mutating func next() async -> S.SchedulerTimeType? {
       let next = (deadline ?? scheduler.now).advanced(by: interval)
       do {
-        try await scheduler.sleep(until: next, tolerance: tolerance)
+        try await CallSite.$current.withValue(callSite) { [scheduler, tolerance] in
+          try await scheduler.sleep(until: next, tolerance: tolerance)
+        }
       } catch {
         return nil  // cancelled: the sequence ends
       }
@@ -51,10 +56,14 @@ extension Scheduler {
   ///
   /// - Precondition: `interval` is greater than zero.
   public func timer(
-    interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride? = nil
+    interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> SchedulerTimerSequence<Self> {
     precondition(
       interval > .zero, "timer(interval:) needs an interval greater than zero, got \(interval)")
-    return SchedulerTimerSequence(scheduler: self, interval: interval, tolerance: tolerance)
+    return SchedulerTimerSequence(
+      scheduler: self, interval: interval, tolerance: tolerance,
+      callSite: CallSite(fileID: fileID, line: line))
   }
+
 }

@@ -102,10 +102,11 @@ extension TestScheduler {
     guard !entries.isEmpty else { return nil }
     let shown = entries.prefix(5).map { entry -> String in
       let due = "due in \(now.distance(to: entry.deadline))"
+      let site = entry.handle?.callSite.map { ", from \($0)" } ?? ""
       if let interval = entry.handle?.interval {
-        return "a repeating action every \(interval), \(due)"
+        return "a repeating action every \(interval), \(due)\(site)"
       }
-      return "an action \(due)"
+      return "an action \(due)\(site)"
     }
     let more = entries.count > 5 ? " and \(entries.count - 5) more" : ""
     return "\(entries.count) on the test scheduler: \(shown.joined(separator: "; "))\(more)"

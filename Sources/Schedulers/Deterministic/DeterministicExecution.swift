@@ -4,7 +4,8 @@ import Synchronization
 /// making "nothing left to run" exact, and `await scheduler.advance(by:)` deterministic.
 ///
 /// Inside the run, `@MainActor` code, `Task {}` created anywhere, actors, task groups and
-/// `AsyncStream`s all run on one driver thread, one job at a time, in order. A test
+/// `AsyncStream`s all go through one queue, run one job at a time, in order (main-actor jobs
+/// on the main queue, the others on the run's driver thread). A test
 /// scheduler's async ``TestScheduler/advance(by:)`` then returns only when every task the step
 /// made runnable has run until it suspends on something not yet due, or finishes. No
 /// `Task.yield()`, no real-time waits:
@@ -39,8 +40,9 @@ import Synchronization
 ///   `Task.sleep`s virtualised, then released when the run ends).
 /// - Outside a run, the process behaves normally.
 ///
-/// On toolchains without SE-0471 custom executors (before Swift 6.3) the body simply runs,
-/// and async `advance` falls back to the synchronous one.
+/// Where SE-0471 custom executors are missing (toolchains before Swift 6.3, Apple platforms
+/// before the 26.4 generation) the body simply runs, and async `advance` falls back to the
+/// synchronous one.
 public func withDeterministicExecution<R: Sendable>(
   outsideWorkTimeout: Duration = .seconds(10),
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -123,8 +125,7 @@ private func runDeterministically<R: Sendable>(
   location: SourceLocationOfCall,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
-  _ = installJobRouting
-  guard jobRoutingIsAvailable else { return try await body() }
+  guard jobRoutingIsInstalled else { return try await body() }
   precondition(
     DeterministicRun.current == nil,
     "withDeterministicExecution was called inside a deterministic run; runs cannot nest")

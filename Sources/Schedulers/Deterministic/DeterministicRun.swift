@@ -9,7 +9,8 @@ import Synchronization
   import Musl
 #endif
 
-/// One deterministic run: a FIFO of every job of the process, drained by one driver thread.
+/// One deterministic run: a FIFO of every job of the process, drained by one driver thread
+/// (main-actor jobs run on the main queue while the driver waits).
 ///
 /// Because every job goes through this queue, "the queue is empty" is an exact idle signal:
 /// nothing in the run can make progress until someone resumes a continuation. The test
@@ -69,17 +70,10 @@ final class DeterministicRun: Sendable {
   // active run is therefore global state, set and cleared only by `withDeterministicExecution`,
   // which never lets two runs overlap.
   private static let activeRun = Mutex<DeterministicRun?>(nil)
-  private static let mainActorJobThread = Atomic<UInt>(0)
 
   static var active: DeterministicRun? { activeRun.withLock { $0 } }
 
   static func activate(_ run: DeterministicRun?) { activeRun.withLock { $0 = run } }
-
-  /// Whether the calling thread is a driver running a main-actor job.
-  static var isRunningMainActorJob: Bool {
-    let thread = mainActorJobThread.load(ordering: .acquiring)
-    return thread != 0 && thread == currentThreadID()
-  }
 
   // MARK: Enqueueing
 
@@ -203,7 +197,6 @@ final class DeterministicRun: Sendable {
   /// runnable, or until the run deadlocks. `cancelBody` is called once, at the first deadlock,
   /// to give the body a chance to unwind.
   func drive(cancelBody: @Sendable () -> Void) -> Ending {
-    let thread = currentThreadID()
     while true {
       let step = state.withLock { state -> Step in
         if state.head < state.jobs.count {
@@ -228,9 +221,11 @@ final class DeterministicRun: Sendable {
       switch step {
       case .run(let queued):
         if queued.onMainActor {
-          DeterministicRun.mainActorJobThread.store(thread, ordering: .releasing)
-          runRoutedJob(queued.job, onMainActor: true)
-          DeterministicRun.mainActorJobThread.store(0, ordering: .releasing)
+          // On the main queue itself, while the driver waits: main-actor code stays mutually
+          // exclusive with Dispatch work on the main queue (which no routing can capture), and
+          // the run still runs one job at a time, in order.
+          let job = queued.job
+          DispatchQueue.main.sync { runRoutedJob(job, onMainActor: true) }
         } else {
           runRoutedJob(queued.job, onMainActor: false)
         }
@@ -288,17 +283,6 @@ final class DeterministicRun: Sendable {
       reenqueue(sleep.job.job, onMainActor: sleep.job.onMainActor)
     }
   }
-}
-
-/// Enqueues a job on whichever executor is in charge now.
-func reenqueue(_ job: UnownedJob, onMainActor: Bool) {
-  #if compiler(>=6.3) && !os(WASI)
-    if onMainActor {
-      RoutingExecutorFactory.mainExecutor.enqueue(ExecutorJob(job))
-    } else {
-      RoutingExecutorFactory.defaultExecutor.enqueue(ExecutorJob(job))
-    }
-  #endif
 }
 
 /// Starts a thread with a stack large enough for deep synchronous code in jobs.

@@ -5,26 +5,30 @@
 #if compiler(>=6.3) && !os(WASI)
   @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 
-  /// Whether this toolchain can route jobs (SE-0471 custom executors).
-  let jobRoutingIsAvailable = true
-
-  /// Installs the routing executors, once per process, the first time a run needs them.
+  /// Installs the routing executors, once per process, the first time a run needs them, and
+  /// says whether routing is in place (SE-0471 needs the 26.4 generation of Apple platforms).
   ///
   /// Installed lazily so that the process starts on the platform executors (installing before
   /// async `main` starts would make the main thread run the replacement's run loop), and never
   /// swapped back: the runtime's swap is an unsynchronised write. Outside a run the routing
   /// executors forward every job to the platform's, so the process behaves as before.
-  let installJobRouting: Void = {
-    _createExecutors(factory: RoutingExecutorFactory.self)
+  let jobRoutingIsInstalled: Bool = {
+    if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
+      _createExecutors(factory: RoutingExecutorFactory.self)
+      return true
+    }
+    return false
   }()
 
   // The conformances to the SPI protocols stay internal, as SE-0471's pitfalls require.
+  @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
   enum RoutingExecutorFactory: ExecutorFactory {
     static let mainExecutor: any MainExecutor = RoutingMainExecutor()
     static let defaultExecutor: any TaskExecutor = RoutingTaskExecutor.shared
   }
 
   /// The global (default) executor: routes to the active run, or to the platform's.
+  @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
   final class RoutingTaskExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
     // `@unchecked Sendable`: both properties are immutable references to thread-safe executors.
     static let shared = RoutingTaskExecutor()
@@ -72,6 +76,7 @@
   }
 
   /// The main actor's executor: routes to the active run, or to the platform's main executor.
+  @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
   final class RoutingMainExecutor: MainExecutor, SchedulingExecutor, @unchecked Sendable {
     // `@unchecked Sendable`: the only property is an immutable reference to a thread-safe
     // executor.
@@ -116,26 +121,21 @@
     func runUntil(_ condition: () -> Bool) throws { try platform.runUntil(condition) }
     func stop() { platform.stop() }
 
-    /// Main-actor code runs either on the platform's main executor or, during a run, as a
-    /// routed job on the driver thread; both count as isolated.
-    func checkIsolated() {
-      if DeterministicRun.isRunningMainActorJob { return }
-      platform.checkIsolated()
-    }
+    /// Main-actor code always runs on the main queue (routed jobs too), so the platform's
+    /// check answers.
+    func checkIsolated() { platform.checkIsolated() }
 
-    func isIsolatingCurrentContext() -> Bool? {
-      if DeterministicRun.isRunningMainActorJob { return true }
-      return platform.isIsolatingCurrentContext()
-    }
+    func isIsolatingCurrentContext() -> Bool? { platform.isIsolatingCurrentContext() }
 
-    /// Runs a routed main-actor job with the main actor's identity, so isolation checks and
-    /// `MainActor.assumeIsolated` hold on the driver thread.
+    /// Runs a routed main-actor job, on the main queue, with the main actor's identity, so that
+    /// isolation checks and `MainActor.assumeIsolated` hold.
     static func run(_ job: UnownedJob) {
       job.runSynchronously(on: MainActor.sharedUnownedExecutor)
     }
   }
 
   /// Hands a timed job to a platform executor, which runs it in real time.
+  @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
   private func forward<C: Clock>(
     _ job: UnownedJob, to executor: any Executor, after delay: C.Duration,
     tolerance: C.Duration?, clock: C
@@ -148,18 +148,39 @@
     }
   }
 
+  /// Runs a job taken from a run's queue. Only called once routing is installed.
   func runRoutedJob(_ job: UnownedJob, onMainActor: Bool) {
+    guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
+      preconditionFailure("Deterministic execution: a job was routed without job routing")
+    }
     if onMainActor {
       RoutingMainExecutor.run(job)
     } else {
       RoutingTaskExecutor.shared.run(job)
     }
   }
+
+  /// Enqueues a job on whichever executor is in charge now (a later run, or the platform's).
+  func reenqueue(_ job: UnownedJob, onMainActor: Bool) {
+    guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
+      preconditionFailure("Deterministic execution: a job was routed without job routing")
+    }
+    if onMainActor {
+      RoutingExecutorFactory.mainExecutor.enqueue(ExecutorJob(job))
+    } else {
+      RoutingExecutorFactory.defaultExecutor.enqueue(ExecutorJob(job))
+    }
+  }
 #else
-  /// Whether this toolchain can route jobs (SE-0471 custom executors).
-  let jobRoutingIsAvailable = false
-  let installJobRouting: Void = ()
+  /// This toolchain cannot route jobs (SE-0471 custom executors arrived in Swift 6.3): runs just
+  /// call their body, and async `advance` falls back to the synchronous one.
+  let jobRoutingIsInstalled = false
+
   func runRoutedJob(_ job: UnownedJob, onMainActor: Bool) {
-    job.runSynchronously(on: MainActor.sharedUnownedExecutor)
+    preconditionFailure("Deterministic execution: a job was routed without job routing")
+  }
+
+  func reenqueue(_ job: UnownedJob, onMainActor: Bool) {
+    preconditionFailure("Deterministic execution: a job was routed without job routing")
   }
 #endif

@@ -170,9 +170,11 @@ final class ScheduleQueueHandle<Time: Strideable>: @unchecked Sendable {
   @usableFromInline var index: Int = notQueued
   /// The repeat interval, or `nil` for a one-shot entry.
   @usableFromInline let interval: Time.Stride?
+  /// Where the work was scheduled, when the API could know it (sleeps, timers).
+  let callSite: CallSite?
 
-  @inlinable
-  init(interval: Time.Stride?) {
+  init(interval: Time.Stride?, callSite: CallSite? = nil) {
     self.interval = interval
+    self.callSite = callSite
   }
 }

@@ -91,16 +91,20 @@ struct DeterministicExecutionTests {
     }
   }
 
-  @Test func aBodyThatEndsWithSleepersPendingFailsNamingThem() async throws {
+  @Test func aBodyThatEndsWithSleepersPendingFailsNamingThemAndWhereTheySlept() async throws {
     let scheduler = DispatchQueue.test
+    let line = Mutex<UInt>(0)
     try await withKnownIssue {
       try await withDeterministicExecution(scheduler: scheduler) {
-        Task { try await scheduler.sleep(for: .seconds(42)) }
+        // One statement, so that `#line` is the line of the sleep.
+        _ = (Task { try await scheduler.sleep(for: .seconds(42)) }, line.withLock { $0 = #line })
         await scheduler.advance()
       }
     } matching: { issue in
       issue.description.contains("finished with work still pending")
         && issue.description.contains("due in 42 s")
+        && issue.description.contains(
+          "from SchedulersTests/DeterministicExecutionTests.swift:\(line.withLock { $0 })")
     }
     await scheduler.advance(by: .seconds(42))  // let the leftover sleeper go
   }
