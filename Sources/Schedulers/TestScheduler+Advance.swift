@@ -69,6 +69,13 @@ extension TestScheduler {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
   ) -> Int {
+    runSynchronously(
+      maxActions: maxActions, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  func runSynchronously(
+    maxActions: Int, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+  ) -> Int {
     precondition(
       maxActions >= 0,
       "TestScheduler.run(maxActions:) needs a bound of zero or more, got \(maxActions)")

@@ -73,15 +73,8 @@ extension TestScheduler {
       maxActions >= 0,
       "TestScheduler.run(maxActions:) needs a bound of zero or more, got \(maxActions)")
     guard let run = DeterministicRun.current else {
-      beginAdvancing("run()")
-      defer { endAdvancing() }
-      var ran = 0
-      while ran < maxActions, let action = popNextAction(dueBy: nil) {
-        action()
-        ran += 1
-      }
-      reportRunBound(maxActions, fileID: fileID, filePath: filePath, line: line, column: column)
-      return ran
+      return runSynchronously(
+        maxActions: maxActions, fileID: fileID, filePath: filePath, line: line, column: column)
     }
     beginAdvancing("run()")
     defer { endAdvancing() }

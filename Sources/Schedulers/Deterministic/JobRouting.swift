@@ -27,17 +27,22 @@
     static let defaultExecutor: any TaskExecutor = RoutingTaskExecutor.shared
   }
 
-  /// The global (default) executor: routes to the active run, or to the platform's.
+  /// What both routing executors share: send each job to the active run, or to the platform's
+  /// executor when no run is active.
   @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
-  final class RoutingTaskExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
-    // `@unchecked Sendable`: both properties are immutable references to thread-safe executors.
-    static let shared = RoutingTaskExecutor()
-    private let platform = PlatformExecutorFactory.defaultExecutor
+  protocol RoutingExecutor: SchedulingExecutor {
+    /// The platform's executor, which gets every job outside runs.
+    var platform: any Executor { get }
+    /// Whether the jobs this executor receives belong to the main actor.
+    var routesMainActorJobs: Bool { get }
+  }
 
+  @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
+  extension RoutingExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
       let unowned = UnownedJob(job)
       if let run = DeterministicRun.active {
-        run.enqueue(unowned, onMainActor: false)
+        run.enqueue(unowned, onMainActor: routesMainActorJobs)
       } else {
         platform.enqueue(ExecutorJob(unowned))
       }
@@ -62,12 +67,29 @@
       _ clock: C
     ) {
       if let run = DeterministicRun.active,
-        run.enqueue(job, onMainActor: false, after: delay as? Duration, fromDeadline: fromDeadline)
+        run.enqueue(
+          job, onMainActor: routesMainActorJobs, after: delay as? Duration,
+          fromDeadline: fromDeadline)
       {
         return
       }
-      forward(job, to: platform, after: delay, tolerance: tolerance, clock: clock)
+      // Outside runs, a timed job runs in real time on the platform's executor.
+      if let scheduling = platform as? any SchedulingExecutor {
+        scheduling.enqueue(ExecutorJob(job), after: delay, tolerance: tolerance, clock: clock)
+      } else {
+        platform.enqueue(ExecutorJob(job))
+      }
     }
+  }
+
+  /// The global (default) executor: routes to the active run, or to the platform's.
+  @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
+  final class RoutingTaskExecutor: TaskExecutor, RoutingExecutor, @unchecked Sendable {
+    // `@unchecked Sendable`: the only property is an immutable reference to a thread-safe
+    // executor.
+    static let shared = RoutingTaskExecutor()
+    let platform: any Executor = PlatformExecutorFactory.defaultExecutor
+    var routesMainActorJobs: Bool { false }
 
     /// Runs a routed job the way the global executor would.
     func run(_ job: UnownedJob) {
@@ -77,74 +99,27 @@
 
   /// The main actor's executor: routes to the active run, or to the platform's main executor.
   @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
-  final class RoutingMainExecutor: MainExecutor, SchedulingExecutor, @unchecked Sendable {
+  final class RoutingMainExecutor: MainExecutor, RoutingExecutor, @unchecked Sendable {
     // `@unchecked Sendable`: the only property is an immutable reference to a thread-safe
     // executor.
-    private let platform = PlatformExecutorFactory.mainExecutor
+    private let mainPlatform = PlatformExecutorFactory.mainExecutor
+    var platform: any Executor { mainPlatform }
+    var routesMainActorJobs: Bool { true }
 
-    func enqueue(_ job: consuming ExecutorJob) {
-      let unowned = UnownedJob(job)
-      if let run = DeterministicRun.active {
-        run.enqueue(unowned, onMainActor: true)
-      } else {
-        platform.enqueue(ExecutorJob(unowned))
-      }
-    }
-
-    func enqueue<C: Clock>(
-      _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
-    ) {
-      enqueueTimed(UnownedJob(job), after: delay, fromDeadline: false, tolerance, clock)
-    }
-
-    func enqueue<C: Clock>(
-      _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
-    ) {
-      enqueueTimed(
-        UnownedJob(job), after: clock.now.duration(to: instant), fromDeadline: true, tolerance,
-        clock)
-    }
-
-    private func enqueueTimed<C: Clock>(
-      _ job: UnownedJob, after delay: C.Duration, fromDeadline: Bool, _ tolerance: C.Duration?,
-      _ clock: C
-    ) {
-      if let run = DeterministicRun.active,
-        run.enqueue(job, onMainActor: true, after: delay as? Duration, fromDeadline: fromDeadline)
-      {
-        return
-      }
-      forward(job, to: platform, after: delay, tolerance: tolerance, clock: clock)
-    }
-
-    func run() throws { try platform.run() }
-    func runUntil(_ condition: () -> Bool) throws { try platform.runUntil(condition) }
-    func stop() { platform.stop() }
+    func run() throws { try mainPlatform.run() }
+    func runUntil(_ condition: () -> Bool) throws { try mainPlatform.runUntil(condition) }
+    func stop() { mainPlatform.stop() }
 
     /// Main-actor code always runs on the main queue (routed jobs too), so the platform's
     /// check answers.
-    func checkIsolated() { platform.checkIsolated() }
+    func checkIsolated() { mainPlatform.checkIsolated() }
 
-    func isIsolatingCurrentContext() -> Bool? { platform.isIsolatingCurrentContext() }
+    func isIsolatingCurrentContext() -> Bool? { mainPlatform.isIsolatingCurrentContext() }
 
     /// Runs a routed main-actor job, on the main queue, with the main actor's identity, so that
     /// isolation checks and `MainActor.assumeIsolated` hold.
     static func run(_ job: UnownedJob) {
       job.runSynchronously(on: MainActor.sharedUnownedExecutor)
-    }
-  }
-
-  /// Hands a timed job to a platform executor, which runs it in real time.
-  @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
-  private func forward<C: Clock>(
-    _ job: UnownedJob, to executor: any Executor, after delay: C.Duration,
-    tolerance: C.Duration?, clock: C
-  ) {
-    if let scheduling = executor as? any SchedulingExecutor {
-      scheduling.enqueue(
-        ExecutorJob(job), after: delay, tolerance: tolerance, clock: clock)
-    } else {
-      executor.enqueue(ExecutorJob(job))
     }
   }
 
