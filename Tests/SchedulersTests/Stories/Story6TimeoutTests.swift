@@ -6,27 +6,6 @@ import Testing
 // timed out.") when it does not finish within the scheduler's time, returns its value when it
 // does, and can be cancelled. With a test scheduler the timeout test takes no real time.
 
-struct TimeoutError: Error, CustomStringConvertible {
-  var description: String { "The operation timed out." }
-}
-
-/// A timeout as users write it today: race the operation against a sleep on the scheduler.
-func withTimeout<R: Sendable>(
-  _ interval: DispatchQueue.SchedulerTimeType.Stride,
-  scheduler: AnySchedulerOf<DispatchQueue>,
-  operation: @escaping @Sendable () async throws -> R
-) async throws -> R {
-  try await withThrowingTaskGroup(of: R.self) { group in
-    group.addTask { try await operation() }
-    group.addTask {
-      try await scheduler.sleep(for: interval)
-      throw TimeoutError()
-    }
-    defer { group.cancelAll() }
-    return try await group.next()!
-  }
-}
-
 /// An operation that takes `duration` of the scheduler's time.
 func slowAnswer(
   after duration: DispatchQueue.SchedulerTimeType.Stride,

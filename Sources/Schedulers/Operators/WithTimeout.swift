@@ -1,0 +1,45 @@
+/// The error a timed-out operation throws.
+///
+/// ```swift
+/// do {
+///   _ = try await withTimeout(.seconds(5), scheduler: scheduler) { try await api.fetch() }
+/// } catch is TimeoutError {
+///   print("The operation timed out.")
+/// }
+/// ```
+public struct TimeoutError: Error, Equatable, CustomStringConvertible {
+  /// Creates a timeout error.
+  public init() {}
+
+  /// "The operation timed out."
+  public var description: String { "The operation timed out." }
+}
+
+/// Runs `operation`, and throws ``TimeoutError`` if it does not finish within `interval` of
+/// `scheduler`'s time.
+///
+/// The operation's own value or error is returned or thrown as is. When the interval elapses
+/// first, the operation is cancelled; cancelling the caller cancels both the operation and the
+/// timer. On a test scheduler the timeout takes no real time:
+///
+/// ```swift
+/// let answer = try await withTimeout(.seconds(5), scheduler: scheduler) {
+///   try await api.fetchAnswer()
+/// }
+/// ```
+///
+/// The operation runs in a child task, so the call returns only once it has finished: an
+/// operation that ignores cancellation delays the timeout error until it does.
+public func withTimeout<S: Scheduler, R: Sendable>(
+  _ interval: S.SchedulerTimeType.Stride,
+  scheduler: S,
+  operation: @escaping @Sendable () async throws -> R
+) async throws -> R {
+  try await race([
+    operation,
+    {
+      try await scheduler.sleep(for: interval, tolerance: nil)
+      throw TimeoutError()
+    },
+  ])
+}
