@@ -1,0 +1,92 @@
+/// A random program of scheduler operations, generated from a seed.
+struct FuzzProgram: CustomStringConvertible {
+  indirect enum Operation: CustomStringConvertible, Sendable {
+    /// Schedules action `id` at `now + offset` (the offset may be negative: in the past). When
+    /// it runs, it performs `nested`.
+    case schedule(id: Int, offset: Int, interval: Int?, cancellable: Bool, nested: [Operation])
+    case cancel(id: Int)
+    case advanceBy(Int)
+    case advanceTo(Int)
+    case run
+
+    var description: String {
+      switch self {
+      case .schedule(let id, let offset, let interval, let cancellable, let nested):
+        let kind = interval.map { "every \($0)" } ?? (cancellable ? "cancellable" : "once")
+        let inner =
+          nested.isEmpty ? "" : " then [\(nested.map(\.description).joined(separator: ", "))]"
+        return "schedule #\(id) at now\(offset >= 0 ? "+" : "")\(offset) \(kind)\(inner)"
+      case .cancel(let id): return "cancel #\(id)"
+      case .advanceBy(let stride): return "advance(by: \(stride))"
+      case .advanceTo(let instant): return "advance(to: \(instant))"
+      case .run: return "run()"
+      }
+    }
+  }
+
+  struct Fired: Equatable, CustomStringConvertible, Sendable {
+    var id: Int
+    var now: Int
+    var description: String { "#\(id)@\(now)" }
+  }
+
+  var operations: [Operation]
+
+  var description: String {
+    operations.enumerated().map { "  \($0.offset): \($0.element)" }.joined(separator: "\n")
+  }
+
+  /// A program of about `length` operations, from `seed`.
+  static func generate(seed: UInt64, length: Int) -> FuzzProgram {
+    var random = FuzzRandom(seed: seed)
+    var nextID = 0
+    func schedule(depth: Int) -> Operation {
+      nextID += 1
+      let id = nextID
+      // Only top-level work repeats: run() is then safe whenever nothing repeats yet.
+      let repeating = depth == 0 && random.chance(1, in: 6)
+      let nested: [Operation] =
+        depth < 2 && random.chance(1, in: 3)
+        ? (0..<random.int(in: 1...2)).map { _ in
+          random.chance(1, in: 3) && nextID > 1
+            ? .cancel(id: random.int(in: 1...nextID)) : schedule(depth: depth + 1)
+        } : []
+      return .schedule(
+        id: id, offset: random.int(in: -3...12), interval: repeating ? random.int(in: 1...5) : nil,
+        cancellable: random.chance(1, in: 3), nested: nested)
+    }
+    var operations: [Operation] = []
+    for _ in 0..<length {
+      switch random.int(in: 0...9) {
+      case 0...4: operations.append(schedule(depth: 0))
+      case 5: if nextID > 0 { operations.append(.cancel(id: random.int(in: 1...nextID))) }
+      case 6, 7: operations.append(.advanceBy(random.int(in: 0...6)))
+      case 8: operations.append(.advanceTo(random.int(in: 0...60)))
+      default: operations.append(.run)
+      }
+    }
+    return FuzzProgram(operations: operations)
+  }
+}
+
+/// SplitMix64: small, fast and seeded, so a failing seed reproduces the same program.
+struct FuzzRandom {
+  private var state: UInt64
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z &>> 31)
+  }
+
+  mutating func int(in range: ClosedRange<Int>) -> Int {
+    range.lowerBound + Int(next() % UInt64(range.count))
+  }
+
+  mutating func chance(_ numerator: Int, in denominator: Int) -> Bool {
+    int(in: 1...denominator) <= numerator
+  }
+}
