@@ -117,7 +117,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   /// Schedules an action to run at `date` and then every `interval`, until cancelled.
   ///
   /// Each occurrence is due exactly `interval` after the previous deadline, so a repeating
-  /// action never drifts. Cancelling removes the pending occurrence and releases the action.
+  /// action never drifts. Cancelling, or releasing the returned value, removes the pending
+  /// occurrence and releases the action, as with a dispatch queue: a timer whose cancellable is
+  /// dropped stops in tests just as it would in production.
   ///
   /// - Precondition: `interval` is greater than zero.
   /// - Complexity: O(log n) to schedule, to run each occurrence and to cancel.
@@ -130,7 +132,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
       "TestScheduler: a repeating action needs an interval greater than zero, got \(interval)")
     let handle = ScheduleQueueHandle<SchedulerTimeType>(interval: interval)
     state.withLock { $0.enqueue(action, at: date, handle: handle) }
-    return PendingAction(scheduler: self, handle: handle)
+    return AnyCancellable(PendingAction(scheduler: self, handle: handle))
   }
 
   /// Schedules an action once at `date`; cancelling removes it from the queue and releases it.

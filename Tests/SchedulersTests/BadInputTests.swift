@@ -106,8 +106,9 @@ struct BadInputTests {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let scheduler = DispatchQueue.test
       let end = DispatchQueue.SchedulerTimeType(uptimeNanoseconds: .max)
-      _ = scheduler.schedule(after: end, interval: .seconds(1)) {}
+      let timer = scheduler.schedule(after: end, interval: .seconds(1)) {}
       scheduler.advance(to: end)
+      timer.cancel()
     }
     expectStandardError(of: result, toContain: "next deadline overflows the clock")
   }

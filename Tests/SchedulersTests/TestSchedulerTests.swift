@@ -178,6 +178,33 @@ struct TestSchedulerTests {
     #expect(weakToken == nil)
   }
 
+  @Test(arguments: [false, true])
+  func releasingARepeatingActionsCancellableStopsItAndReleasesItsClosure(erased: Bool) {
+    let test = DispatchQueue.test
+    let scheduler: AnySchedulerOf<DispatchQueue>? = erased ? test.eraseToAnyScheduler() : nil
+    final class Token: Sendable {}
+    weak var weakToken: Token?
+    let ticks = Counter()
+    do {
+      let token = Token()
+      weakToken = token
+      let tick: @Sendable () -> Void = {
+        _ = token
+        ticks.increment()
+      }
+      let timer =
+        scheduler?.schedule(after: test.now, interval: .seconds(1), tick)
+        ?? test.schedule(after: test.now, interval: .seconds(1), tick)
+      test.advance(by: .seconds(1))
+      #expect(ticks.value == 2)
+      _ = timer
+    }
+    #expect(weakToken == nil)
+    #expect(test.pendingActionCount == 0)
+    test.advance(by: .seconds(5))
+    #expect(ticks.value == 2)
+  }
+
   @Test func cancellingTwiceOrAfterTheSchedulerIsGoneDoesNothing() {
     var scheduler: TestSchedulerOf<DispatchQueue>? = DispatchQueue.test
     let timer = scheduler!.schedule(after: scheduler!.now, interval: .seconds(1)) {}
