@@ -14,11 +14,25 @@ extension TestScheduler {
   /// - Complexity: O(k log n) for k actions run among n pending.
   @inlinable
   public func advance(by stride: Stride = .zero) {
+    advance(to: target(advancingBy: stride))
+  }
+
+  /// The instant `stride` after ``now``, refusing a negative stride: time never moves back.
+  @usableFromInline
+  func target(advancingBy stride: Stride) -> SchedulerTimeType {
     precondition(
       stride >= .zero,
       "TestScheduler.advance(by:) needs a stride of zero or more, got \(stride): time never moves backwards"
     )
-    advance(to: now.advanced(by: stride))
+    return now.advanced(by: stride)
+  }
+
+  /// Moves the clock to `instant` at the end of an advance, unless it is in the past.
+  @usableFromInline
+  func moveClockForward(to instant: SchedulerTimeType) {
+    state.withLock { state in
+      if state.now < instant { state.now = instant }
+    }
   }
 
   /// Advances the clock to `instant`, running every action due by then, in order.
@@ -45,9 +59,7 @@ extension TestScheduler {
     while let action = popNextAction(dueBy: instant) {
       action()
     }
-    state.withLock { state in
-      if state.now < instant { state.now = instant }
-    }
+    moveClockForward(to: instant)
   }
 
   /// Runs actions until none is pending, moving the clock to each one's deadline.

@@ -23,11 +23,7 @@ extension TestScheduler {
   public func advance(
     by stride: Stride = .zero, isolation: isolated (any Actor)? = #isolation
   ) async {
-    precondition(
-      stride >= .zero,
-      "TestScheduler.advance(by:) needs a stride of zero or more, got \(stride): time never moves backwards"
-    )
-    await advance(to: now.advanced(by: stride), isolation: isolation)
+    await advance(to: target(advancingBy: stride), isolation: isolation)
   }
 
   /// Advances the clock to `instant`, and returns when everything that became runnable has run.
@@ -48,9 +44,7 @@ extension TestScheduler {
       action()
       await run.untilIdle()
     }
-    state.withLock { state in
-      if state.now < instant { state.now = instant }
-    }
+    moveClockForward(to: instant)
   }
 
   /// Runs actions until none is pending, waiting after each for the tasks it made runnable.
