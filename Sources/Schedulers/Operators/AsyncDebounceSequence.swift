@@ -1,0 +1,107 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+  /// Emits an element only after the upstream has been quiet for `interval` of `scheduler`'s
+  /// time: each new element restarts the wait and replaces the one waiting.
+  ///
+  /// ```swift
+  /// for await query in queries.debounce(for: .milliseconds(300), scheduler: scheduler) {
+  ///   results = try await client.search(query)
+  /// }
+  /// ```
+  ///
+  /// With a frame of 100 ms and an interval of 300 ms:
+  ///
+  /// ```
+  /// upstream:  abcd----e---f-g----|
+  /// debounced: ------d----e-----g-|
+  /// ```
+  ///
+  /// - When the upstream finishes with an element waiting, that element is emitted at once,
+  ///   then the sequence finishes (as in RxJS and swift-async-algorithms; Combine drops it).
+  /// - When the upstream fails, the waiting element is dropped and the failure passes at once.
+  /// - An element that arrives at the very instant the wait ends restarts it.
+  /// - The upstream is read from a task that starts with the iteration; cancelling the
+  ///   consuming task, or leaving the loop, cancels that task and the pending timer.
+  ///
+  /// - Precondition: `interval` is not negative.
+  public func debounce<S: Scheduler>(
+    for interval: S.SchedulerTimeType.Stride, scheduler: S
+  ) -> AsyncDebounceSequence<Self, S> {
+    precondition(
+      interval >= .zero,
+      "debounce(for:scheduler:) needs an interval of zero or more, got \(interval)")
+    return AsyncDebounceSequence(base: self, interval: interval, scheduler: scheduler)
+  }
+}
+
+/// An asynchronous sequence that emits an element once its upstream has been quiet for an
+/// interval. Made by ``_Concurrency/AsyncSequence/debounce(for:scheduler:)``.
+///
+/// ```swift
+/// let debounced: AsyncDebounceSequence<AsyncStream<String>, AnySchedulerOf<DispatchQueue>> =
+///   queries.debounce(for: .milliseconds(300), scheduler: scheduler)
+/// ```
+public struct AsyncDebounceSequence<Base: AsyncSequence & Sendable, S: Scheduler>: AsyncSequence,
+  Sendable
+where Base.Element: Sendable {
+  public typealias Element = Base.Element
+  public typealias Failure = Base.Failure
+
+  let base: Base
+  let interval: S.SchedulerTimeType.Stride
+  let scheduler: S
+
+  public func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(
+      iteration: TimedOperatorIteration(
+        base: base, scheduler: scheduler, machine: DebounceMachine(interval: interval)))
+  }
+
+  /// The iterator of a debounced sequence. Use it from one task at a time.
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    typealias Machine = DebounceMachine<Base.Element, Base.Failure, S.SchedulerTimeType>
+    let iteration: TimedOperatorIteration<Base, S, Machine>
+
+    public mutating func next() async throws(Failure) -> Element? {
+      try await iteration.next()
+    }
+
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
+      -> Element?
+    {
+      try await iteration.next()
+    }
+  }
+}
+
+/// Debounce: keep the latest element; emit it when its timer fires.
+struct DebounceMachine<Input: Sendable, UpstreamFailure: Error, Time: Strideable & Sendable>:
+  TimedOperatorMachine
+where Time.Stride: Sendable {
+  typealias Element = Input
+  typealias Failure = UpstreamFailure
+  typealias Effects = TimedOperatorEffects<Input, UpstreamFailure, Time>
+
+  let interval: Time.Stride
+  var waiting: Input?
+
+  init(interval: Time.Stride) { self.interval = interval }
+
+  mutating func received(_ input: Input, at now: Time) -> Effects {
+    waiting = input
+    return Effects(timer: .set(now.advanced(by: interval)))
+  }
+
+  mutating func upstreamFinished(at now: Time) -> Effects {
+    let last = waiting.take()
+    return Effects(outputs: (last.map { [.element($0)] } ?? []) + [.finished], timer: .cancel)
+  }
+
+  mutating func upstreamFailed(_ error: UpstreamFailure, at now: Time) -> Effects {
+    waiting = nil
+    return Effects(outputs: [.failed(error)], timer: .cancel)
+  }
+
+  mutating func timerFired(at now: Time) -> Effects {
+    Effects(outputs: waiting.take().map { [.element($0)] } ?? [])
+  }
+}

@@ -1,0 +1,128 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+  /// Shifts the whole sequence later by `interval` of `scheduler`'s time: each element, and
+  /// the finish or failure, arrives `interval` after the upstream produced it.
+  ///
+  /// ```swift
+  /// for await toast in toasts.delay(for: .seconds(2), scheduler: scheduler) {
+  ///   show(toast)
+  /// }
+  /// ```
+  ///
+  /// With a frame of 100 ms and an interval of 300 ms:
+  ///
+  /// ```
+  /// upstream: ab--c--|
+  /// delayed:  ---ab--c--|
+  /// ```
+  ///
+  /// - Failures are delayed like everything else, after the elements before them (as in
+  ///   Combine; RxJS delivers an error at once and drops the elements still in flight).
+  /// - Nothing is dropped: elements in flight wait in a buffer that grows with the number of
+  ///   elements the upstream produces within one interval.
+  /// - The upstream is read from a task that starts with the iteration; cancelling the
+  ///   consuming task, or leaving the loop, cancels that task, drops the elements in flight
+  ///   and cancels the pending timer.
+  ///
+  /// - Precondition: `interval` is not negative.
+  public func delay<S: Scheduler>(
+    for interval: S.SchedulerTimeType.Stride, scheduler: S
+  ) -> AsyncDelaySequence<Self, S> {
+    precondition(
+      interval >= .zero, "delay(for:scheduler:) needs an interval of zero or more, got \(interval)")
+    return AsyncDelaySequence(base: self, interval: interval, scheduler: scheduler)
+  }
+}
+
+/// An asynchronous sequence shifted later in time. Made by
+/// ``_Concurrency/AsyncSequence/delay(for:scheduler:)``.
+///
+/// ```swift
+/// let delayed = toasts.delay(for: .seconds(2), scheduler: scheduler)
+/// ```
+public struct AsyncDelaySequence<Base: AsyncSequence & Sendable, S: Scheduler>: AsyncSequence,
+  Sendable
+where Base.Element: Sendable {
+  public typealias Element = Base.Element
+  public typealias Failure = Base.Failure
+
+  let base: Base
+  let interval: S.SchedulerTimeType.Stride
+  let scheduler: S
+
+  public func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(
+      iteration: TimedOperatorIteration(
+        base: base, scheduler: scheduler, machine: DelayMachine(interval: interval)))
+  }
+
+  /// The iterator of a delayed sequence. Use it from one task at a time.
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    typealias Machine = DelayMachine<Base.Element, Base.Failure, S.SchedulerTimeType>
+    let iteration: TimedOperatorIteration<Base, S, Machine>
+
+    public mutating func next() async throws(Failure) -> Element? {
+      try await iteration.next()
+    }
+
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
+      -> Element?
+    {
+      try await iteration.next()
+    }
+  }
+}
+
+/// Delay: a FIFO of outputs with their due instants, and one timer for the head.
+struct DelayMachine<Input: Sendable, UpstreamFailure: Error, Time: Strideable & Sendable>:
+  TimedOperatorMachine
+where Time.Stride: Sendable {
+  typealias Element = Input
+  typealias Failure = UpstreamFailure
+  typealias Effects = TimedOperatorEffects<Input, UpstreamFailure, Time>
+  typealias Output = TimedOperatorOutput<Input, UpstreamFailure>
+
+  let interval: Time.Stride
+  var inFlight: [(due: Time, output: Output)] = []
+  var head = 0
+
+  init(interval: Time.Stride) { self.interval = interval }
+
+  mutating func received(_ input: Input, at now: Time) -> Effects {
+    enqueue(.element(input), at: now)
+  }
+
+  mutating func upstreamFinished(at now: Time) -> Effects {
+    enqueue(.finished, at: now)
+  }
+
+  mutating func upstreamFailed(_ error: UpstreamFailure, at now: Time) -> Effects {
+    enqueue(.failed(error), at: now)
+  }
+
+  private mutating func enqueue(_ output: Output, at now: Time) -> Effects {
+    let due = now.advanced(by: interval)
+    inFlight.append((due, output))
+    return inFlight.count - head == 1 ? Effects(timer: .set(due)) : Effects()
+  }
+
+  /// Delivers the head and everything due with it; the timer fired for the head's instant.
+  mutating func timerFired(at now: Time) -> Effects {
+    guard head < inFlight.count else { return Effects() }
+    let due = inFlight[head].due
+    var outputs: [Output] = []
+    while head < inFlight.count, inFlight[head].due <= due {
+      outputs.append(inFlight[head].output)
+      head += 1
+    }
+    if head == inFlight.count {
+      inFlight.removeAll(keepingCapacity: true)
+      head = 0
+      return Effects(outputs: outputs)
+    }
+    if head > 64, head * 2 > inFlight.count {
+      inFlight.removeFirst(head)
+      head = 0
+    }
+    return Effects(outputs: outputs, timer: .set(inFlight[head].due))
+  }
+}

@@ -1,0 +1,109 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+  /// Fails with ``TimeoutError`` when neither an element nor the finish arrives within
+  /// `interval` of `scheduler`'s time, counted from the start of the iteration or from the
+  /// previous element.
+  ///
+  /// ```swift
+  /// do {
+  ///   for try await message in socket.messages.timeout(.seconds(30), scheduler: scheduler) {
+  ///     handle(message)
+  ///   }
+  /// } catch is TimeoutError {
+  ///   reconnect()
+  /// }
+  /// ```
+  ///
+  /// With a frame of 100 ms and an interval of 300 ms:
+  ///
+  /// ```
+  /// upstream: a-b--c----d|
+  /// timeout:  a-b--c---#
+  /// ```
+  ///
+  /// - On a timeout the upstream is cancelled, and the failure is delivered after any elements
+  ///   already waiting for the consumer. The upstream's own failure passes through.
+  /// - The clock measures the upstream, not the consumer: a slow consumer does not cause a
+  ///   timeout, because the upstream is read from a task of its own.
+  /// - This fails, as RxJS's `timeout` does; Combine's `timeout` finishes normally unless given
+  ///   a custom error.
+  ///
+  /// - Precondition: `interval` is not negative.
+  public func timeout<S: Scheduler>(
+    _ interval: S.SchedulerTimeType.Stride, scheduler: S
+  ) -> AsyncTimeoutSequence<Self, S> {
+    precondition(
+      interval >= .zero, "timeout(_:scheduler:) needs an interval of zero or more, got \(interval)")
+    return AsyncTimeoutSequence(base: self, interval: interval, scheduler: scheduler)
+  }
+}
+
+/// An asynchronous sequence that fails when its upstream is silent for too long. Made by
+/// ``_Concurrency/AsyncSequence/timeout(_:scheduler:)``.
+///
+/// ```swift
+/// let guarded = messages.timeout(.seconds(30), scheduler: scheduler)
+/// ```
+public struct AsyncTimeoutSequence<Base: AsyncSequence & Sendable, S: Scheduler>: AsyncSequence,
+  Sendable
+where Base.Element: Sendable {
+  public typealias Element = Base.Element
+  /// Either the upstream's failure or ``TimeoutError``.
+  public typealias Failure = any Error
+
+  let base: Base
+  let interval: S.SchedulerTimeType.Stride
+  let scheduler: S
+
+  public func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(
+      iteration: TimedOperatorIteration(
+        base: base, scheduler: scheduler, machine: TimeoutMachine(interval: interval)))
+  }
+
+  /// The iterator of a sequence with a timeout. Use it from one task at a time.
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    typealias Machine = TimeoutMachine<Base.Element, Base.Failure, S.SchedulerTimeType>
+    let iteration: TimedOperatorIteration<Base, S, Machine>
+
+    public mutating func next() async throws -> Element? {
+      try await iteration.next()
+    }
+
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
+      try await iteration.next()
+    }
+  }
+}
+
+/// Timeout: a timer restarted by every element; firing fails the sequence.
+struct TimeoutMachine<Input: Sendable, UpstreamFailure: Error, Time: Strideable & Sendable>:
+  TimedOperatorMachine
+where Time.Stride: Sendable {
+  typealias Element = Input
+  typealias Failure = any Error
+  typealias Effects = TimedOperatorEffects<Input, any Error, Time>
+
+  let interval: Time.Stride
+
+  init(interval: Time.Stride) { self.interval = interval }
+
+  mutating func started(at now: Time) -> Effects {
+    Effects(timer: .set(now.advanced(by: interval)))
+  }
+
+  mutating func received(_ input: Input, at now: Time) -> Effects {
+    Effects(outputs: [.element(input)], timer: .set(now.advanced(by: interval)))
+  }
+
+  mutating func upstreamFinished(at now: Time) -> Effects {
+    Effects(outputs: [.finished], timer: .cancel)
+  }
+
+  mutating func upstreamFailed(_ error: UpstreamFailure, at now: Time) -> Effects {
+    Effects(outputs: [.failed(error)], timer: .cancel)
+  }
+
+  mutating func timerFired(at now: Time) -> Effects {
+    Effects(outputs: [.failed(TimeoutError())])
+  }
+}

@@ -1,0 +1,120 @@
+import Synchronization
+
+/// Runs only the last action of a burst, once `interval` has passed without a newer one: the
+/// callback form of ``_Concurrency/AsyncSequence/debounce(for:scheduler:)``, for code that is
+/// not async.
+///
+/// ```swift
+/// @MainActor final class SearchModel {
+///   private let debouncer: Debouncer<AnySchedulerOf<DispatchQueue>>
+///   init(scheduler: AnySchedulerOf<DispatchQueue>) {
+///     debouncer = Debouncer(for: .milliseconds(300), scheduler: scheduler)
+///   }
+///   func queryChanged(_ query: String) {
+///     debouncer.call { @MainActor [weak self] in self?.search(query) }
+///   }
+///   func search(_ query: String) { /* ... */ }
+/// }
+/// ```
+///
+/// Each ``call(_:)`` cancels the action waiting from the previous one and schedules its own
+/// `interval` later on the scheduler; releasing the debouncer cancels the waiting action. It
+/// is safe to call from any thread.
+public final class Debouncer<S: Scheduler>: Sendable {
+  private struct State {
+    var generation: UInt64 = 0
+    /// The generation of the waiting action, and its cancellation once scheduled.
+    var waiting: (generation: UInt64, cancellable: (any Cancellable)?)?
+  }
+
+  /// How long the debouncer waits for quiet.
+  public let interval: S.SchedulerTimeType.Stride
+  /// The scheduler whose time the debouncer follows.
+  public let scheduler: S
+  private let state = Mutex(State())
+
+  /// Creates a debouncer that waits `interval` of `scheduler`'s time.
+  ///
+  /// ```swift
+  /// let debouncer = Debouncer(for: .milliseconds(300), scheduler: DispatchQueue.main)
+  /// ```
+  ///
+  /// - Precondition: `interval` is not negative.
+  public init(for interval: S.SchedulerTimeType.Stride, scheduler: S) {
+    precondition(
+      interval >= .zero,
+      "Debouncer(for:scheduler:) needs an interval of zero or more, got \(interval)")
+    self.interval = interval
+    self.scheduler = scheduler
+  }
+
+  deinit { cancel() }
+
+  /// Schedules `action` to run `interval` from now, replacing the action still waiting.
+  ///
+  /// ```swift
+  /// debouncer.call { save(draft) }
+  /// ```
+  public func call(_ action: @escaping @Sendable () -> Void) {
+    let (generation, replaced) = state.withLock { state in
+      state.generation += 1
+      let replaced = state.waiting?.cancellable
+      state.waiting = (state.generation, nil)
+      return (state.generation, replaced)
+    }
+    replaced?.cancel()
+    let cancellable = scheduler.scheduleCancellable(
+      after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance,
+      options: nil
+    ) { [weak self] in
+      guard let self, self.takeWaiting(generation) else { return }
+      action()
+    }
+    let stale = state.withLock { state -> Bool in
+      guard state.waiting?.generation == generation else { return true }
+      state.waiting?.cancellable = cancellable
+      return false
+    }
+    if stale { cancellable.cancel() }
+  }
+
+  /// Schedules a main-actor `action` to run `interval` from now, replacing the action still
+  /// waiting.
+  ///
+  /// ```swift
+  /// debouncer.call { @MainActor [weak self] in self?.search(query) }
+  /// ```
+  ///
+  /// - Precondition: the scheduler runs the action on the main actor.
+  public func call(
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ action: @escaping @MainActor () -> Void
+  ) {
+    call(onMainActor(action, fileID: fileID, line: line))
+  }
+
+  /// Cancels the waiting action, if any.
+  ///
+  /// ```swift
+  /// debouncer.cancel()
+  /// ```
+  public func cancel() {
+    let cancellable = state.withLock { state in
+      defer { state.waiting = nil }
+      return state.waiting?.cancellable
+    }
+    cancellable?.cancel()
+  }
+
+  /// Whether an action is waiting to run.
+  public var hasWaitingAction: Bool { state.withLock { $0.waiting != nil } }
+
+  /// Claims the right to run the action of `generation`, if it is still the waiting one.
+  private func takeWaiting(_ generation: UInt64) -> Bool {
+    state.withLock { state in
+      guard state.waiting?.generation == generation else { return false }
+      state.waiting = nil
+      return true
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import Dispatch
+import Schedulers
+
+/// What a marble test observed: the actual timeline, and how it compares with the expected one.
+///
+/// ```swift
+/// let result = try await expectMarbles(
+///   input:    "a--|",
+///   expected: "---a|",
+///   frame: .seconds(1)
+/// ) { input, scheduler in
+///   input.delay(for: .seconds(3), scheduler: scheduler)
+/// }
+/// print(result.actual)  // "---a--|"
+/// ```
+public struct MarbleResult<Value: Sendable>: Sendable {
+  /// The events the operator produced, with their offsets from the start of the test.
+  public let events: [(offset: DispatchQueue.SchedulerTimeType.Stride, event: MarbleEvent<Value>)]
+  /// The actual timeline as a marble string.
+  public let actual: String
+  /// The failure the output ended with, if any, to check its type:
+  /// `#expect(result.failure is TimeoutError)`.
+  public var failure: (any Error)? {
+    guard case .failed(let error)? = events.last?.event else { return nil }
+    return error
+  }
+  /// Whether the actual timeline matched the expected one.
+  public let matched: Bool
+  /// The report recorded as a test failure when the timelines differ, or `nil`.
+  public let report: String?
+}
+
+/// Compares expected and actual events at exact offsets, and writes the report of a mismatch.
+struct MarbleComparison<Value: Sendable & Equatable> {
+  typealias Stride = DispatchQueue.SchedulerTimeType.Stride
+  let frame: Stride
+  let input: String
+  let expected: String
+  let expectedTimeline: MarbleTimeline<Value>
+  let actualEvents: [(offset: Stride, event: MarbleEvent<Value>)]
+  let name: (Value) -> Character
+
+  var expectedEvents: [(offset: Stride, event: MarbleEvent<Value>)] {
+    expectedTimeline.events.map { (Stride(nanoseconds: $0.frame * frame.nanoseconds), $0.event) }
+  }
+
+  var matches: Bool {
+    let expected = expectedEvents
+    return expected.count == actualEvents.count
+      && zip(expected, actualEvents).allSatisfy { $0.offset == $1.offset && $0.event == $1.event }
+  }
+
+  /// The actual events as a marble string (events between frames go in the frame they fall in).
+  var actualMarbles: String {
+    MarbleTimeline(
+      events: actualEvents.map { (Int($0.offset.nanoseconds / frame.nanoseconds), $0.event) }
+    ).render(naming: name)
+  }
+
+  /// A side-by-side report: the three timelines, then each instant where they differ.
+  func report(title: String) -> String {
+    var lines = [
+      "\(title) (one frame = \(frame)):",
+      "  input:    \(input)",
+      "  expected: \(expected)",
+      "  actual:   \(actualMarbles)",
+    ]
+    let expected = Dictionary(grouping: expectedEvents, by: \.offset)
+    let actual = Dictionary(grouping: actualEvents, by: \.offset)
+    for offset in Set(expected.keys).union(actual.keys).sorted() {
+      let want = expected[offset]?.map(\.event) ?? []
+      let got = actual[offset]?.map(\.event) ?? []
+      guard want != got else { continue }
+      lines.append(
+        "  at \(describe(offset)): expected \(describe(want)), got \(describe(got))")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private func describe(_ offset: Stride) -> String {
+    let (frames, rest) = offset.nanoseconds.quotientAndRemainder(dividingBy: frame.nanoseconds)
+    if rest == 0 { return "frame \(frames) (\(offset))" }
+    return "\(offset), between frames \(frames) and \(frames + 1)"
+  }
+
+  private func describe(_ events: [MarbleEvent<Value>]) -> String {
+    guard !events.isEmpty else { return "nothing" }
+    return events.map { event in
+      switch event {
+      case .value(let value):
+        let character = name(value)
+        return character == "?" ? "\(value)" : "\(character)"
+      case .finished: return "| (finish)"
+      case .failed(let error): return "# (\(error))"
+      }
+    }.joined(separator: " and ")
+  }
+}
