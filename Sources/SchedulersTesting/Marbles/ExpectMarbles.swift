@@ -168,12 +168,16 @@ public func expectCallbackMarbles(
     expectedValues: MarbleTimeline<String>.characterValues(of: expected), maxFrames: maxFrames)
   let scheduler = plan.scheduler
   let output = MarbleOutput<String>(recording: MarbleRecording(scheduler: scheduler))
-  plan.playInput(into: makeOperator(scheduler, output))
-  scheduler.advance(to: plan.endOfStrings)
-  while !output.recording.hasEnded, let next = scheduler.nextDeadline, next <= plan.horizon {
-    scheduler.advance(to: next)
+  // The operator lives until the end of the test, as it would in the object that owns it.
+  let handler = makeOperator(scheduler, output)
+  plan.playInput(into: handler)
+  withExtendedLifetime(handler) {
+    scheduler.advance(to: plan.endOfStrings)
+    while !output.recording.hasEnded, let next = scheduler.nextDeadline, next <= plan.horizon {
+      scheduler.advance(to: next)
+    }
+    output.recording.stop()
   }
-  output.recording.stop()
   return plan.result(
     of: output.recording.events, fileID: fileID, filePath: filePath, line: line, column: column)
 }

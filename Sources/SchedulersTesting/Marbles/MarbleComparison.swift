@@ -57,13 +57,18 @@ struct MarbleComparison<Value: Sendable & Equatable> {
     ).render(naming: name)
   }
 
+  /// Whether some actual event falls between two frames (its column is then approximate).
+  var offFrame: Bool {
+    actualEvents.contains { $0.offset.nanoseconds % frame.nanoseconds != 0 }
+  }
+
   /// A side-by-side report: the three timelines, then each instant where they differ.
   func report(title: String) -> String {
     var lines = [
       "\(title) (one frame = \(frame)):",
       "  input:    \(input)",
       "  expected: \(expected)",
-      "  actual:   \(actualMarbles)",
+      "  actual:   \(actualMarbles)\(offFrame ? "  (events between frames are listed below)" : "")",
     ]
     let expected = Dictionary(grouping: expectedEvents, by: \.offset)
     let actual = Dictionary(grouping: actualEvents, by: \.offset)
