@@ -1,0 +1,68 @@
+import Dispatch
+import Schedulers
+import SchedulersTesting
+import Testing
+
+/// Negative intervals stop the process with a message naming the operator and the interval,
+/// proved in a child process.
+@Suite("Operators: bad input stops with a message naming the problem")
+struct OperatorBadInputTests {
+  @Test func negativeDebounce() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = AsyncStream<Int> { _ in }.debounce(for: .seconds(-1), scheduler: DispatchQueue.test)
+    }
+    expectStandardError(
+      of: result, toContain: "debounce(for:scheduler:) needs an interval of zero or more, got -1 s")
+  }
+
+  @Test func negativeThrottle() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = AsyncStream<Int> { _ in }.throttle(
+        for: .milliseconds(-5), scheduler: DispatchQueue.test, latest: true)
+    }
+    expectStandardError(
+      of: result,
+      toContain: "throttle(for:scheduler:latest:) needs an interval of zero or more, got -5 ms")
+  }
+
+  @Test func negativeDelay() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = AsyncStream<Int> { _ in }.delay(for: .seconds(-2), scheduler: DispatchQueue.test)
+    }
+    expectStandardError(
+      of: result, toContain: "delay(for:scheduler:) needs an interval of zero or more, got -2 s")
+  }
+
+  @Test func negativeTimeout() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = AsyncStream<Int> { _ in }.timeout(.seconds(-3), scheduler: DispatchQueue.test)
+    }
+    expectStandardError(
+      of: result, toContain: "timeout(_:scheduler:) needs an interval of zero or more, got -3 s")
+  }
+
+  @Test func negativeDebouncerAndThrottler() async {
+    let debouncer = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      _ = Debouncer(for: .seconds(-1), scheduler: DispatchQueue.test)
+    }
+    expectStandardError(
+      of: debouncer, toContain: "Debouncer(for:scheduler:) needs an interval of zero or more")
+    let throttler = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      _ = Throttler(for: .seconds(-1), scheduler: DispatchQueue.test, latest: false)
+    }
+    expectStandardError(
+      of: throttler,
+      toContain: "Throttler(for:scheduler:latest:) needs an interval of zero or more")
+  }
+
+  @Test func aMarbleFrameOfZero() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = try expectCallbackMarbles(input: "a", expected: "a", frame: .zero) { _, _ in { _ in } }
+    }
+    expectStandardError(of: result, toContain: "A marble test needs a frame longer than zero")
+  }
+}

@@ -1,0 +1,89 @@
+import Dispatch
+import Schedulers
+import Testing
+
+/// A value that counts its own releases.
+final class Token: Sendable {
+  let releases: Counter
+  init(releases: Counter) { self.releases = releases }
+  deinit { releases.increment() }
+}
+
+/// After an operator's iteration ends (finished, cancelled mid-interval, or abandoned by
+/// leaving the loop), nothing it held survives: every element is released, the upstream is
+/// terminated, and no timer is left on the scheduler.
+@Suite("Operators release everything")
+struct OperatorLeakTests {
+  static let operators = ["debounce", "throttle", "delay", "timeout"]
+
+  /// Iterates the named operator over `upstream` directly (no wrapper, so that leaving the
+  /// loop releases the operator's own iterator), optionally leaving after the first element.
+  static func iterate(
+    _ name: String, _ upstream: AsyncStream<Token>, _ scheduler: TestSchedulerOf<DispatchQueue>,
+    leaveAtFirst: Bool
+  ) async throws {
+    switch name {
+    case "debounce":
+      for await _ in upstream.debounce(for: .seconds(1), scheduler: scheduler) {
+        if leaveAtFirst { break }
+      }
+    case "throttle":
+      for await _ in upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true) {
+        if leaveAtFirst { break }
+      }
+    case "delay":
+      for await _ in upstream.delay(for: .seconds(1), scheduler: scheduler) {
+        if leaveAtFirst { break }
+      }
+    default:
+      for try await _ in upstream.timeout(.seconds(10), scheduler: scheduler) {
+        if leaveAtFirst { break }
+      }
+    }
+  }
+
+  @Test(arguments: operators)
+  func cancelledMidInterval(name: String) async throws {
+    let scheduler = DispatchQueue.test
+    let releases = Counter()
+    let terminated = Counter()
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let (upstream, continuation) = AsyncStream<Token>.makeStream()
+      continuation.onTermination = { _ in terminated.increment() }
+      let consumer = Task {
+        try await Self.iterate(name, upstream, scheduler, leaveAtFirst: false)
+      }
+      await scheduler.advance()
+      for _ in 0..<3 { continuation.yield(Token(releases: releases)) }
+      await scheduler.advance(by: .milliseconds(500))
+      consumer.cancel()
+      _ = await consumer.result
+      await scheduler.advance()
+    }
+    #expect(releases.value == 3, "\(name) kept an element")
+    #expect(terminated.value == 1, "\(name) left its upstream running")
+    #expect(scheduler.pendingActionCount == 0, "\(name) left a timer")
+  }
+
+  @Test(arguments: operators)
+  func abandonedByLeavingTheLoop(name: String) async throws {
+    let scheduler = DispatchQueue.test
+    let releases = Counter()
+    let terminated = Counter()
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let (upstream, continuation) = AsyncStream<Token>.makeStream()
+      continuation.onTermination = { _ in terminated.increment() }
+      let consumer = Task {
+        try await Self.iterate(name, upstream, scheduler, leaveAtFirst: true)
+      }
+      await scheduler.advance()
+      for _ in 0..<3 { continuation.yield(Token(releases: releases)) }
+      await scheduler.advance(by: .seconds(2))
+      _ = await consumer.result
+      await scheduler.advance()
+    }
+    #expect(releases.value == 3, "\(name) kept an element")
+    #expect(terminated.value == 1, "\(name) left its upstream running")
+    #expect(scheduler.pendingActionCount == 0, "\(name) left a timer")
+  }
+}
