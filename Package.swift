@@ -9,6 +9,9 @@ let package = Package(
     .library(name: "Schedulers", targets: ["Schedulers"]),
     .library(name: "SchedulersTesting", targets: ["SchedulersTesting"]),
     .executable(name: "schedule-bench", targets: ["schedule-bench"]),
+    // The benchmark workloads, shared with the Benchmarks package (which compares them with
+    // the peers). Not part of the library: nothing but the benchmarks should depend on it.
+    .library(name: "ScheduleBenchWorkloads", targets: ["ScheduleBenchWorkloads"]),
   ],
   targets: [
     .target(name: "Schedulers"),

@@ -5,6 +5,12 @@ public struct BenchmarkResult: Sendable {
   /// Nanoseconds per action, one figure per timed repetition.
   public let nanosecondsPerAction: [Double]
 
+  public init(workload: String, size: Int, nanosecondsPerAction: [Double]) {
+    self.workload = workload
+    self.size = size
+    self.nanosecondsPerAction = nanosecondsPerAction
+  }
+
   public var median: Double {
     let sorted = nanosecondsPerAction.sorted()
     let middle = sorted.count / 2
@@ -16,35 +22,53 @@ public struct BenchmarkResult: Sendable {
   public var actionsPerSecond: Double { 1e9 / median }
 }
 
-/// A workload that ran a different number of actions than it scheduled.
+/// A workload that ran a different number of actions than it should have.
 public struct MissingActions: Error, CustomStringConvertible {
   public let workload: String
   public let expected: Int
   public let ran: Int
   public var description: String {
-    "\(workload): scheduled \(expected) actions but \(ran) ran; refusing to report a figure"
+    "\(workload): expected \(expected) actions to run but \(ran) ran; refusing to report a figure"
   }
 }
 
-/// Times a workload: one untimed warm-up, then `repetitions` timed runs, checking each count.
+/// Keeps a value alive and opaque to the optimiser, so that work producing it is not removed.
+@inline(never)
+public func blackHole<T>(_ value: T) {
+  withExtendedLifetime(value) {}
+}
+
+/// Times a workload: `warmUp` untimed runs, then `repetitions` timed runs, checking each
+/// count against the workload's expectation.
 public func measure(
-  _ workload: Workload, size: Int, repetitions: Int,
+  _ workload: Workload, size: Int, repetitions: Int, warmUp: Int = 1,
   clock: ContinuousClock = ContinuousClock()
-) throws -> BenchmarkResult {
-  let warmUp = workload.run(size)
-  guard warmUp == size else {
-    throw MissingActions(workload: workload.name, expected: size, ran: warmUp)
+) async throws -> BenchmarkResult {
+  let expected = workload.expectedCount(size)
+  for _ in 0..<warmUp {
+    let ran = await workload.run(size)
+    guard ran == expected else {
+      throw MissingActions(workload: workload.name, expected: expected, ran: ran)
+    }
   }
   var figures: [Double] = []
   for _ in 0..<repetitions {
-    var ran = 0
-    let elapsed = clock.measure { ran = workload.run(size) }
-    guard ran == size else {
-      throw MissingActions(workload: workload.name, expected: size, ran: ran)
+    let start = clock.now
+    let ran = await workload.run(size)
+    let elapsed = start.duration(to: clock.now)
+    blackHole(ran)
+    guard ran == expected else {
+      throw MissingActions(workload: workload.name, expected: expected, ran: ran)
     }
-    let (seconds, attoseconds) = elapsed.components
-    let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-    figures.append(nanoseconds / Double(size))
+    figures.append(elapsed.nanoseconds / Double(size))
   }
   return BenchmarkResult(workload: workload.name, size: size, nanosecondsPerAction: figures)
+}
+
+extension Duration {
+  /// The duration in nanoseconds, as a `Double`.
+  public var nanoseconds: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+  }
 }

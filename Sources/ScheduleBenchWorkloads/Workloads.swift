@@ -1,38 +1,9 @@
 import Dispatch
 import Schedulers
 
-/// A schedule-throughput workload: it performs `size` scheduled actions and returns how many
-/// ran, so the harness can refuse a figure measured on work that did not happen.
-public struct Workload: Sendable {
-  /// A short name for tables and JSON, such as `test-random`.
-  public let name: String
-  /// What the workload does, in one line.
-  public let summary: String
-  /// Runs the workload once with `size` actions and returns the number of actions that ran.
-  public let run: @Sendable (_ size: Int) -> Int
-
-  /// Creates a workload.
-  public init(name: String, summary: String, run: @escaping @Sendable (_ size: Int) -> Int) {
-    self.name = name
-    self.summary = summary
-    self.run = run
-  }
-}
-
-/// Counts actions. `@unchecked Sendable`: each workload's actions run one at a time, and the
-/// count is read only after a synchronising step (an advance returning, a group wait).
-final class Tally: @unchecked Sendable {
-  var count = 0
-}
-
+/// This package's workloads. The Benchmarks package runs the peers' versions of the same
+/// workloads (same sizes, same seeded deadlines) and compares.
 extension Workload {
-  /// The deadlines every random-deadline workload uses: seeded, so each run and each peer
-  /// schedules the same instants, spread over `size` milliseconds with many collisions.
-  public static func randomOffsets(count: Int, seed: UInt64 = 0x5EED) -> [Int] {
-    var generator = SplitMix64(seed: seed)
-    return (0..<count).map { _ in Int(generator.next() % UInt64(max(count, 1))) * 1_000_000 }
-  }
-
   /// Schedules `size` actions on `scheduler` at seeded random deadlines spread over `size`
   /// milliseconds, then calls `advance` to run them, and returns how many ran.
   public static func randomDeadlines<S: Scheduler>(
@@ -56,7 +27,7 @@ extension Workload {
   ) { size in
     let scheduler = DispatchQueue.test
     return randomDeadlines(size: size, on: scheduler) {
-      scheduler.advance(by: .nanoseconds(size * 1_000_000))
+      scheduler.advance(by: .nanoseconds(horizon(count: size)))
     }
   }
 
@@ -67,8 +38,65 @@ extension Workload {
   ) { size in
     let test = DispatchQueue.test
     return randomDeadlines(size: size, on: test.eraseToAnyScheduler()) {
-      test.advance(by: .nanoseconds(size * 1_000_000))
+      test.advance(by: .nanoseconds(horizon(count: size)))
     }
+  }
+
+  /// Repeating schedules at random deadlines; every other one is cancelled before the
+  /// advance. The interval is longer than the advance, so each survivor runs once.
+  public static let testSchedulerCancelHalf = Workload(
+    name: "test-cancel-half",
+    summary: "TestScheduler: n repeating schedules at random deadlines, half cancelled, advance",
+    expectedCount: { $0 / 2 }
+  ) { size in
+    let scheduler = DispatchQueue.test
+    let tally = Tally()
+    let start = scheduler.now
+    let interval = DispatchQueue.SchedulerTimeType.Stride.nanoseconds(2 * horizon(count: size))
+    var kept: [any Cancellable] = []
+    kept.reserveCapacity(size / 2)
+    for (index, offset) in randomOffsets(count: size).enumerated() {
+      let cancellable = scheduler.schedule(
+        after: start.advanced(by: .nanoseconds(offset)), interval: interval
+      ) { tally.count += 1 }
+      if index % 2 == 0 { cancellable.cancel() } else { kept.append(cancellable) }
+    }
+    scheduler.advance(by: .nanoseconds(horizon(count: size)))
+    for cancellable in kept { cancellable.cancel() }
+    return tally.count
+  }
+
+  /// A chain: each action schedules its successor 1 ms later (a queue of one, the hot path).
+  public static let testSchedulerChain = Workload(
+    name: "test-chain",
+    summary: "TestScheduler: each action schedules the next 1 ms later; one advance runs all"
+  ) { size in
+    let scheduler = DispatchQueue.test
+    let tally = Tally()
+    @Sendable func step() {
+      tally.count += 1
+      if tally.count < size {
+        scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(1)), step)
+      }
+    }
+    scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(1)), step)
+    scheduler.advance(by: .nanoseconds(horizon(count: size)))
+    return tally.count
+  }
+
+  /// `size` actions due at the same instant (the first-in first-out path).
+  public static let testSchedulerSameInstant = Workload(
+    name: "test-same-instant",
+    summary: "TestScheduler: n actions at the same instant, one advance"
+  ) { size in
+    let scheduler = DispatchQueue.test
+    let tally = Tally()
+    let date = scheduler.now.advanced(by: .milliseconds(1))
+    for _ in 0..<size {
+      scheduler.schedule(after: date) { tally.count += 1 }
+    }
+    scheduler.advance(by: .milliseconds(1))
+    return tally.count
   }
 
   /// The immediate scheduler: `size` actions, each run at once.
@@ -85,10 +113,87 @@ extension Workload {
     return tally.count
   }
 
-  /// A serial dispatch queue: `size` actions, then wait for the queue to drain.
+  /// `size` tasks sleeping on the test scheduler until random deadlines; once all are
+  /// registered, one advance past all of them; returns when every task has woken.
+  public static let testSchedulerSleepers = Workload(
+    name: "test-sleepers",
+    summary: "TestScheduler: n tasks sleep until random deadlines, one advance wakes all",
+    largestSize: 100_000
+  ) { (size: Int) async -> Int in
+    let scheduler = DispatchQueue.test
+    let start = scheduler.now
+    let woken = AtomicTally()
+    await withTaskGroup(of: Void.self) { group in
+      for offset in randomOffsets(count: size) {
+        group.addTask {
+          try? await scheduler.sleep(until: start.advanced(by: .nanoseconds(offset)), tolerance: nil)
+          woken.increment()
+        }
+      }
+      // A benchmark may wait for the tasks to register; tests use deterministic execution.
+      while scheduler.pendingActionCount + woken.count < size { await Task.yield() }
+      await scheduler.advance(by: .nanoseconds(horizon(count: size)))
+      await group.waitForAll()
+    }
+    return woken.count
+  }
+
+  /// The same sleepers inside a deterministic run: the advance itself waits until every task
+  /// has registered its sleep, then wakes them all and waits until each has finished.
+  public static let deterministicSleepers = Workload(
+    name: "deterministic-sleepers",
+    summary: "withDeterministicExecution: n tasks sleep until random deadlines, one advance",
+    largestSize: 100_000
+  ) { (size: Int) async -> Int in
+    let scheduler = DispatchQueue.test
+    let start = scheduler.now
+    let woken = AtomicTally()
+    try? await withDeterministicExecution(scheduler: scheduler) {
+      await withTaskGroup(of: Void.self) { group in
+        for offset in randomOffsets(count: size) {
+          group.addTask {
+            try? await scheduler.sleep(
+              until: start.advanced(by: .nanoseconds(offset)), tolerance: nil)
+            woken.increment()
+          }
+        }
+        await scheduler.advance(by: .nanoseconds(horizon(count: size)))
+      }
+    }
+    return woken.count
+  }
+
+  /// A debounce of `size` elements spaced wider than its interval, so each passes: the cost
+  /// of one element through the operator, its upstream task and its timer, on virtual time.
+  public static let debounce = Workload(
+    name: "debounce",
+    summary: "debounce on TestScheduler in a deterministic run: n elements, each passes",
+    largestSize: 100_000
+  ) { (size: Int) async -> Int in
+    let scheduler = DispatchQueue.test
+    let received = AtomicTally()
+    try? await withDeterministicExecution(scheduler: scheduler) {
+      let (upstream, continuation) = AsyncStream<Int>.makeStream()
+      let consumer = Task {
+        for await _ in upstream.debounce(for: .milliseconds(1), scheduler: scheduler) {
+          received.increment()
+        }
+      }
+      for element in 0..<size {
+        continuation.yield(element)
+        await scheduler.advance(by: .milliseconds(2))
+      }
+      continuation.finish()
+      await consumer.value
+    }
+    return received.count
+  }
+
+  /// A serial dispatch queue through this package's `Scheduler` conformance: `size` actions in
+  /// one dispatch group, then wait for the queue to drain.
   public static let dispatchSerial = Workload(
     name: "dispatch-serial",
-    summary: "DispatchQueue (serial): schedule n actions, wait until all ran"
+    summary: "DispatchQueue (serial) as a Scheduler: schedule n actions, wait until all ran"
   ) { size in
     let queue = DispatchQueue(label: "schedule-bench.serial")
     let tally = Tally()
@@ -96,6 +201,21 @@ extension Workload {
     let options = DispatchQueue.SchedulerOptions(group: group)
     for _ in 0..<size {
       queue.schedule(options: options) { tally.count += 1 }
+    }
+    group.wait()
+    return tally.count
+  }
+
+  /// The same with raw `DispatchQueue.async`, the floor for the dispatch scheduler.
+  public static let dispatchRaw = Workload(
+    name: "dispatch-raw",
+    summary: "DispatchQueue.async (serial), no scheduler: n actions, wait until all ran"
+  ) { size in
+    let queue = DispatchQueue(label: "schedule-bench.raw")
+    let tally = Tally()
+    let group = DispatchGroup()
+    for _ in 0..<size {
+      queue.async(group: group) { tally.count += 1 }
     }
     group.wait()
     return tally.count
@@ -113,29 +233,40 @@ extension Workload {
     for offset in offsets {
       heap.insert(deadline: offset) { tally.count += 1 }
     }
-    heap.drain(through: size * 1_000_000)
+    heap.drain(through: horizon(count: size))
     return tally.count
   }
 
   /// Every workload of `schedule-bench`, in table order.
   public static let all: [Workload] = [
-    testSchedulerRandom, anyTestSchedulerRandom, immediate, dispatchSerial, referenceHeap,
+    testSchedulerRandom, anyTestSchedulerRandom, testSchedulerCancelHalf, testSchedulerChain,
+    testSchedulerSameInstant, immediate, testSchedulerSleepers, deterministicSleepers, debounce,
+    dispatchSerial, dispatchRaw, referenceHeap,
   ]
 }
 
-/// The SplitMix64 generator: tiny, fast and seeded, so every run schedules the same deadlines.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-  private var state: UInt64
+/// Pending work held for a memory measurement.
+public struct PendingWork: @unchecked Sendable {
+  public let owner: AnyObject
+  public init(owner: AnyObject) { self.owner = owner }
+}
 
-  /// Creates a generator with `seed`.
-  public init(seed: UInt64) { state = seed }
+extension Workload {
+  /// Schedules `size` empty one-shot actions (closures without captures, so no context is
+  /// allocated) at random deadlines on a test scheduler, and returns it with the work pending.
+  public static func pendingOnTestScheduler(size: Int) -> PendingWork {
+    let scheduler = DispatchQueue.test
+    let start = scheduler.now
+    for offset in randomOffsets(count: size) {
+      scheduler.schedule(after: start.advanced(by: .nanoseconds(offset))) {}
+    }
+    return PendingWork(owner: scheduler)
+  }
 
-  /// The next 64 random bits.
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z &>> 31)
+  /// The same on the reference heap.
+  public static func pendingOnReferenceHeap(size: Int) -> PendingWork {
+    let heap = ReferenceHeap()
+    for offset in randomOffsets(count: size) { heap.insert(deadline: offset) {} }
+    return PendingWork(owner: heap)
   }
 }

@@ -84,14 +84,15 @@ func grouped(_ value: Int) -> String {
 let options = parse(Array(CommandLine.arguments.dropFirst()))
 let workloads = Workload.all.filter { options.workloads?.contains($0.name) ?? true }
 var results: [BenchmarkResult] = []
-let total = workloads.count * options.sizes.count
-for (index, (workload, size)) in workloads.flatMap({ w in options.sizes.map { (w, $0) } })
-  .enumerated()
-{
+let runs = workloads.flatMap { workload in
+  options.sizes.filter { $0 <= workload.largestSize }.map { (workload, $0) }
+}
+let total = runs.count
+for (index, (workload, size)) in runs.enumerated() {
   FileHandle.standardError.write(
     Data("[\(index + 1)/\(total)] \(workload.name) n=\(grouped(size))\u{1B}[K\r".utf8))
   do {
-    results.append(try measure(workload, size: size, repetitions: options.repetitions))
+    results.append(try await measure(workload, size: size, repetitions: options.repetitions))
   } catch {
     FileHandle.standardError.write(Data("\nschedule-bench: \(error)\n".utf8))
     exit(1)

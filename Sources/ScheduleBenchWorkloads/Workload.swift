@@ -1,0 +1,87 @@
+import Synchronization
+
+/// A schedule-throughput workload: it performs `size` scheduled actions and returns how many
+/// ran, so the harness can refuse a figure measured on work that did not happen.
+public struct Workload: Sendable {
+  /// A short name for tables and JSON, such as `test-random`.
+  public let name: String
+  /// What the workload does, in one line.
+  public let summary: String
+  /// Runs the workload once with `size` actions and returns the number of actions that ran.
+  public let run: @Sendable (_ size: Int) async -> Int
+  /// How many actions must run for a given size (all of them, unless the workload cancels
+  /// some on purpose).
+  public let expectedCount: @Sendable (_ size: Int) -> Int
+  /// The largest size worth running (one task per action makes a million of them too heavy).
+  public let largestSize: Int
+
+  /// Creates a synchronous workload.
+  public init(
+    name: String, summary: String, largestSize: Int = .max,
+    expectedCount: @escaping @Sendable (Int) -> Int = { $0 },
+    run: @escaping @Sendable (_ size: Int) -> Int
+  ) {
+    self.name = name
+    self.summary = summary
+    self.largestSize = largestSize
+    self.expectedCount = expectedCount
+    self.run = { size in run(size) }
+  }
+
+  /// Creates an asynchronous workload.
+  public init(
+    name: String, summary: String, largestSize: Int = .max,
+    expectedCount: @escaping @Sendable (Int) -> Int = { $0 },
+    runAsync: @escaping @Sendable (_ size: Int) async -> Int
+  ) {
+    self.name = name
+    self.summary = summary
+    self.largestSize = largestSize
+    self.expectedCount = expectedCount
+    self.run = runAsync
+  }
+
+  /// The deadlines every random-deadline workload uses, in nanoseconds from the start: seeded,
+  /// so each run and each peer schedules the same instants, spread over `count` milliseconds
+  /// with many collisions.
+  public static func randomOffsets(count: Int, seed: UInt64 = 0x5EED) -> [Int] {
+    var generator = SplitMix64(seed: seed)
+    return (0..<count).map { _ in Int(generator.next() % UInt64(max(count, 1))) * 1_000_000 }
+  }
+
+  /// The instant just past every random deadline of `count` actions, in nanoseconds.
+  public static func horizon(count: Int) -> Int { count * 1_000_000 }
+}
+
+/// Counts actions. `@unchecked Sendable`: each synchronous workload's actions run one at a
+/// time on the advancing thread, and the count is read only after a synchronising step (an
+/// advance returning, a group wait).
+public final class Tally: @unchecked Sendable {
+  public var count = 0
+  public init() {}
+}
+
+/// Counts actions that run concurrently (async workloads).
+public final class AtomicTally: Sendable {
+  private let storage = Atomic(0)
+  public init() {}
+  public func increment() { storage.add(1, ordering: .relaxed) }
+  public var count: Int { storage.load(ordering: .acquiring) }
+}
+
+/// The SplitMix64 generator: tiny, fast and seeded, so every run schedules the same deadlines.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+  private var state: UInt64
+
+  /// Creates a generator with `seed`.
+  public init(seed: UInt64) { state = seed }
+
+  /// The next 64 random bits.
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z &>> 31)
+  }
+}
