@@ -9,6 +9,9 @@ public struct Workload: Sendable {
   public let summary: String
   /// Runs the workload once with `size` actions and returns the number of actions that ran.
   public let run: @Sendable (_ size: Int) async -> Int
+  /// The same, for workloads that need no concurrency: measured without any `await`, so a
+  /// program can run them from a synchronous `main` (valgrind cannot follow an async one).
+  public let runSynchronously: (@Sendable (_ size: Int) -> Int)?
   /// How many actions must run for a given size (all of them, unless the workload cancels
   /// some on purpose).
   public let expectedCount: @Sendable (_ size: Int) -> Int
@@ -26,6 +29,7 @@ public struct Workload: Sendable {
     self.largestSize = largestSize
     self.expectedCount = expectedCount
     self.run = { size in run(size) }
+    self.runSynchronously = run
   }
 
   /// Creates an asynchronous workload.
@@ -39,6 +43,7 @@ public struct Workload: Sendable {
     self.largestSize = largestSize
     self.expectedCount = expectedCount
     self.run = runAsync
+    self.runSynchronously = nil
   }
 
   /// The deadlines every random-deadline workload uses, in nanoseconds from the start: seeded,

@@ -1,5 +1,10 @@
-/// The pending work of a ``TestScheduler``: a binary min-heap ordered by deadline, then by the
-/// order of scheduling, so that actions due at the same instant run first-in, first-out.
+/// The pending work of a ``TestScheduler``: a four-ary min-heap ordered by deadline, then by
+/// the order of scheduling, so that actions due at the same instant run first-in, first-out.
+///
+/// Four children per node rather than two halve the heap's depth: at a million entries a
+/// binary heap's sift touches 20 cache lines scattered over 40 MB, a four-ary one 10 (each
+/// node's children share one or two lines), and those misses, not comparisons, are what a
+/// large queue costs.
 ///
 /// Entries that can be cancelled carry a ``ScheduleQueueHandle`` that always knows the entry's
 /// index in the heap, so cancellation removes the entry in O(log n) without searching, and
@@ -82,7 +87,7 @@ struct ScheduleQueue<Time: Strideable> {
     entries[index] = last
     removed.handle?.index = ScheduleQueueHandle<Time>.notQueued
     // The entry moved into the hole may belong above or below it.
-    if index > 0 && last.runsBefore(entries[(index - 1) / 2]) {
+    if index > 0 && last.runsBefore(entries[Self.parent(of: index)]) {
       siftUp(from: index)
     } else {
       siftDown(from: index)
@@ -110,6 +115,13 @@ struct ScheduleQueue<Time: Strideable> {
   // entry retains its closure and handle, and a write through the array checks uniqueness,
   // which together cost more than the comparisons.
 
+  /// The number of children of each node.
+  @inlinable static var arity: Int { 4 }
+
+  @inlinable static func parent(of index: Int) -> Int { (index - 1) / arity }
+
+  @inlinable static func firstChild(of index: Int) -> Int { arity * index + 1 }
+
   @inlinable
   mutating func siftUp(from start: Int) {
     entries.withUnsafeMutableBufferPointer { buffer in
@@ -117,7 +129,7 @@ struct ScheduleQueue<Time: Strideable> {
       var hole = start
       let moving = (base + hole).move()
       while hole > 0 {
-        let parent = (hole - 1) / 2
+        let parent = Self.parent(of: hole)
         guard moving.runsBefore(base[parent]) else { break }
         (base + hole).moveInitialize(from: base + parent, count: 1)
         base[hole].handle?.index = hole
@@ -136,10 +148,15 @@ struct ScheduleQueue<Time: Strideable> {
       var hole = start
       let moving = (base + hole).move()
       while true {
-        let left = 2 * hole + 1
-        guard left < count else { break }
-        let right = left + 1
-        let child = right < count && base[right].runsBefore(base[left]) ? right : left
+        let first = Self.firstChild(of: hole)
+        guard first < count else { break }
+        var child = first
+        var sibling = first + 1
+        let end = min(first + Self.arity, count)
+        while sibling < end {
+          if base[sibling].runsBefore(base[child]) { child = sibling }
+          sibling += 1
+        }
         guard base[child].runsBefore(moving) else { break }
         (base + hole).moveInitialize(from: base + child, count: 1)
         base[hole].handle?.index = hole
