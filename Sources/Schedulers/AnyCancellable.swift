@@ -23,6 +23,9 @@ public final class AnyCancellable: Cancellable, Hashable {
   }
 
   /// Creates a cancellable that cancels `canceller`, when cancelled or deallocated.
+  ///
+  /// Inlinable so that the closure is specialised for the caller's concrete type.
+  @inlinable
   public convenience init(_ canceller: some Cancellable) {
     self.init { canceller.cancel() }
   }

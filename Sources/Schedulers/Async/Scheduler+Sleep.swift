@@ -86,11 +86,12 @@ final class CancellationFlag: Cancellable {
 
 /// Where a sleep was called, carried to the scheduler in a task-local because the protocol's
 /// requirements cannot take default `#fileID` arguments.
+@usableFromInline
 struct CallSite: Sendable, CustomStringConvertible {
   let fileID: StaticString
   let line: UInt
 
-  var description: String { "\(fileID):\(line)" }
+  @usableFromInline var description: String { "\(fileID):\(line)" }
 
-  @TaskLocal static var current: CallSite?
+  @usableFromInline @TaskLocal static var current: CallSite?
 }

@@ -190,6 +190,7 @@ final class ScheduleQueueHandle<Time: Strideable>: @unchecked Sendable {
   /// Where the work was scheduled, when the API could know it (sleeps, timers).
   let callSite: CallSite?
 
+  @usableFromInline
   init(interval: Time.Stride?, callSite: CallSite? = nil) {
     self.interval = interval
     self.callSite = callSite
