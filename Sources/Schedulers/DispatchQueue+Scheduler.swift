@@ -38,6 +38,9 @@ extension DispatchQueue: Scheduler {
   public var minimumTolerance: SchedulerTimeType.Stride { .zero }
 
   /// Schedules an action on the queue, as `async` does.
+  ///
+  /// Inlinable so that the caller's closure becomes Dispatch's block directly.
+  @inlinable
   public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
     async(
       group: options?.group, qos: options?.qos ?? .unspecified, flags: options?.flags ?? [],

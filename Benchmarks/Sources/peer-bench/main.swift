@@ -265,14 +265,14 @@ if options.json {
     withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
   print(String(decoding: data, as: UTF8.self))
 } else {
-  func table(_ header: [String], _ body: [[String]]) {
+  func table(_ header: [String], _ body: [[String]], leftAligned: Set<Int>) {
     let widths = header.indices.map { column in
       ([header] + body).map { $0[column].count }.max()!
     }
     func line(_ cells: [String]) -> String {
       cells.enumerated().map { column, cell in
         let pad = String(repeating: " ", count: widths[column] - cell.count)
-        return [0, 3, 6, 7].contains(column) ? cell + pad : pad + cell
+        return leftAligned.contains(column) ? cell + pad : pad + cell
       }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
     }
     print(line(header))
@@ -297,9 +297,10 @@ if options.json {
         row.theirs.map { "\(format($0.median)) (\(format($0.minimum)))" } ?? "-",
         row.ratio.map(ratioText) ?? "",
         target,
-        row.skipped ?? (row.theirs.map { $0.nanosecondsPerAction.count == 1 ? "one run" : "" } ?? ""),
+        row.skipped
+          ?? (row.theirs.map { $0.nanosecondsPerAction.count == 1 ? "one run" : "" } ?? ""),
       ]
-    })
+    }, leftAligned: [0, 3, 6, 7])
   print(
     """
 
@@ -316,13 +317,13 @@ if options.json {
   if !memory.isEmpty {
     print()
     table(
-      ["memory", "n", "bytes per pending action", "", "", "", "target", ""],
+      ["memory", "n", "bytes per pending action", "target"],
       memory.map { entry in
         let target =
           entry.label.hasPrefix("swift-schedulers")
           ? "≤ 100: \(entry.bytes <= 100 ? "met" : "MISSED")" : ""
-        return [entry.label, grouped(entry.size), format(entry.bytes), "", "", "", target, ""]
-      })
+        return [entry.label, grouped(entry.size), format(entry.bytes), target]
+      }, leftAligned: [0, 3])
     print("\nEmpty actions (no captures), read from the allocator before and after scheduling.")
   }
 }
