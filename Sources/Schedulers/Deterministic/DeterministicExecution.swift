@@ -27,7 +27,9 @@ import Synchronization
 ///   between that reading and the hand-over is rounded away. For exact virtual time, sleep on
 ///   the scheduler (`scheduler.sleep(for:)`) or pass `scheduler.clock` to `Clock`-taking APIs.
 ///   Without a scheduler, plain `Task.sleep` sleeps in real time, as outside work. Plain sleeps
-///   still pending when the run ends are released (woken) then.
+///   still pending when the run ends are released (woken) then. Only the run's own tasks (the
+///   body and the tasks it creates, not detached ones) sleep on the virtual clock: other tasks
+///   keep real time, so a test's `.timeLimit` still measures real time.
 /// - Work that escapes the run (Dispatch, threads, I/O) must be awaited through
 ///   ``withOutsideWork(_:)``; otherwise the run reports a deadlock as soon as nothing else can
 ///   make progress.
@@ -36,8 +38,8 @@ import Synchronization
 ///   deadlock, cancels the body, and throws ``DeterministicExecutionError`` if it still does
 ///   not finish.
 /// - Runs never overlap: a second run waits for the first. Routing is process-wide, so jobs of
-///   unrelated tests running in parallel are serialised through the run too (and their plain
-///   `Task.sleep`s virtualised, then released when the run ends).
+///   unrelated tests running in parallel are serialised through the run too (their plain
+///   `Task.sleep`s keep real time).
 /// - Outside a run, the process behaves normally.
 ///
 /// Where SE-0471 custom executors are missing (toolchains before Swift 6.3, Apple platforms

@@ -66,14 +66,18 @@
       _ job: UnownedJob, after delay: C.Duration, fromDeadline: Bool, _ tolerance: C.Duration?,
       _ clock: C
     ) {
-      if let run = DeterministicRun.active,
+      // Only the run's own tasks sleep on its virtual clock. This is called from the sleeping
+      // task, so its task-locals tell whether it belongs to the run: the sleep of a test's
+      // time limit, or of an unrelated test running in parallel, keeps real time.
+      if let run = DeterministicRun.active, DeterministicRun.current === run,
         run.enqueue(
           job, onMainActor: routesMainActorJobs, after: delay as? Duration,
           fromDeadline: fromDeadline)
       {
         return
       }
-      // Outside runs, a timed job runs in real time on the platform's executor.
+      // Outside runs, and for tasks outside the run, a timed job runs in real time on the
+      // platform's executor.
       if let scheduling = platform as? any SchedulingExecutor {
         scheduling.enqueue(ExecutorJob(job), after: delay, tolerance: tolerance, clock: clock)
       } else {
