@@ -20,7 +20,9 @@ extension Scheduler {
     fileID: StaticString = #fileID, line: UInt = #line,
     _ action: @escaping @MainActor () -> Void
   ) {
-    schedule(options: nil, onMainActor(action, fileID: fileID, line: line))
+    CallSite.$current.withValue(CallSite(fileID: fileID, line: line)) {
+      schedule(options: nil, onMainActor(action, fileID: fileID, line: line))
+    }
   }
 
   /// Schedules a main-actor action to run once at `date`.
@@ -45,9 +47,11 @@ extension Scheduler {
     fileID: StaticString = #fileID, line: UInt = #line,
     _ action: @escaping @MainActor () -> Void
   ) {
-    schedule(
-      after: date, tolerance: minimumTolerance, options: nil,
-      onMainActor(action, fileID: fileID, line: line))
+    CallSite.$current.withValue(CallSite(fileID: fileID, line: line)) {
+      schedule(
+        after: date, tolerance: minimumTolerance, options: nil,
+        onMainActor(action, fileID: fileID, line: line))
+    }
   }
 
   /// Schedules a main-actor action to run at `date` and every `interval` after, until
@@ -65,9 +69,11 @@ extension Scheduler {
     fileID: StaticString = #fileID, line: UInt = #line,
     _ action: @escaping @MainActor () -> Void
   ) -> any Cancellable {
-    schedule(
-      after: date, interval: interval, tolerance: minimumTolerance, options: nil,
-      onMainActor(action, fileID: fileID, line: line))
+    CallSite.$current.withValue(CallSite(fileID: fileID, line: line)) {
+      schedule(
+        after: date, interval: interval, tolerance: minimumTolerance, options: nil,
+        onMainActor(action, fileID: fileID, line: line))
+    }
   }
 }
 

@@ -135,8 +135,7 @@ extension TestScheduler {
       )
       state.queue.replaceFirst(
         with: .init(
-          deadline: next, sequence: state.nextSequence, action: first.action, handle: handle))
-      state.nextSequence &+= 1
+          deadline: next, sequence: state.takeSequence(), action: first.action, handle: handle))
       return first.action
     }
   }

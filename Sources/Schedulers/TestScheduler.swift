@@ -17,7 +17,8 @@ import Synchronization
 ///
 /// ## Semantics
 /// - Actions due at the same instant run in the order they were scheduled (FIFO), also when
-///   scheduled from inside other actions.
+///   scheduled from inside other actions, unless the scheduler was created with
+///   ``SameInstantOrder/shuffled(seed:)``.
 /// - While an action runs, ``now`` equals its deadline. After `advance(to: t)`, `now == t`.
 /// - Time never moves backwards. An action scheduled for a past instant runs at the next
 ///   advance (even `advance(by: .zero)`) at the current `now`; `advance(to:)` a past instant
@@ -36,7 +37,7 @@ import Synchronization
 /// precondition failure that says which of the two happened, rather than interleave them.
 ///
 /// ## Complexity
-/// The queue is a binary min-heap keyed by `(deadline, scheduling order)`: scheduling,
+/// The queue is a four-ary min-heap keyed by `(deadline, scheduling order)`: scheduling,
 /// running and cancelling an action are O(log n) in the number of pending actions, with no
 /// sort per step and no linear search.
 public final class TestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>:
@@ -49,10 +50,25 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     @usableFromInline var now: SchedulerTimeType
     @usableFromInline var queue = ScheduleQueue<SchedulerTimeType>()
     @usableFromInline var nextSequence: UInt64 = 0
+    /// Draws the order of actions due at the same instant, when it is shuffled.
+    @usableFromInline var shuffle: SplitMix64?
     /// The thread running an advance, if any.
     @usableFromInline var advancingThread: UInt?
+    /// Tasks waiting for pending work (``waitForPendingWork(count:timeout:fileID:line:)``).
+    @usableFromInline var waiters: [PendingWorkWaiter] = []
 
-    @inlinable init(now: SchedulerTimeType) { self.now = now }
+    @inlinable init(now: SchedulerTimeType, order: SameInstantOrder) {
+      self.now = now
+      if case .shuffled(let seed) = order { shuffle = SplitMix64(seed: seed) }
+    }
+
+    /// The next sequence number: increasing (first-in, first-out) or, when shuffled, random.
+    @inlinable
+    mutating func takeSequence() -> UInt64 {
+      if shuffle != nil { return shuffle!.next() }
+      defer { nextSequence &+= 1 }
+      return nextSequence
+    }
 
     @inlinable
     mutating func enqueue(
@@ -60,12 +76,15 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
       handle: ScheduleQueueHandle<SchedulerTimeType>?
     ) {
       queue.insert(
-        .init(deadline: deadline, sequence: nextSequence, action: action, handle: handle))
-      nextSequence &+= 1
+        .init(deadline: deadline, sequence: takeSequence(), action: action, handle: handle))
+      if !waiters.isEmpty { resumeSatisfiedWaiters() }
     }
   }
 
   @usableFromInline let state: Mutex<State>
+
+  /// How this scheduler orders actions due at the same instant.
+  public let order: SameInstantOrder
 
   /// Creates a test scheduler whose clock starts at `now`.
   ///
@@ -73,8 +92,31 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   /// let scheduler = TestScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>(
   ///   now: .init(uptimeNanoseconds: 1))
   /// ```
-  public init(now: SchedulerTimeType) {
-    state = Mutex(State(now: now))
+  public convenience init(now: SchedulerTimeType) {
+    self.init(now: now, order: .firstInFirstOut)
+  }
+
+  /// Creates a test scheduler whose clock starts at `now`, with actions due at the same
+  /// instant run in `order`.
+  ///
+  /// A shuffled order exposes tests that depend on an order nobody promised (two timers due at
+  /// the same instant, say). The scheduler writes its seed to standard error when it is
+  /// created, so a failing run can be reproduced with the same seed:
+  ///
+  /// ```swift
+  /// let scheduler = DispatchQueue.test(order: .shuffled(seed: 42))
+  /// ```
+  public init(now: SchedulerTimeType, order: SameInstantOrder) {
+    self.order = order
+    state = Mutex(State(now: now, order: order))
+    if case .shuffled(let seed) = order {
+      TestFailure.writeToStandardError(
+        """
+        TestScheduler: actions due at the same instant run in a shuffled order, seed \(seed); \
+        reproduce with `order: .shuffled(seed: \(seed))`.
+
+        """)
+    }
   }
 
   /// The scheduler's virtual time: it moves only when the test advances it.
@@ -100,7 +142,10 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   /// - Complexity: O(log n)
   @inlinable
   public func schedule(options _: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
-    state.withLock { $0.enqueue(action, at: $0.now, handle: nil) }
+    let handle = CallSite.current.map {
+      ScheduleQueueHandle<SchedulerTimeType>(interval: nil, callSite: $0)
+    }
+    state.withLock { $0.enqueue(action, at: $0.now, handle: handle) }
   }
 
   /// Schedules an action to run once the clock reaches `date`; the tolerance is ignored.
@@ -111,7 +156,12 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     after date: SchedulerTimeType, tolerance _: Stride, options _: SchedulerOptions?,
     _ action: @escaping @Sendable () -> Void
   ) {
-    state.withLock { $0.enqueue(action, at: date, handle: nil) }
+    // A call site is known when the caller set one (the main-actor overloads, sleeps, timers);
+    // only then does the entry get a handle to carry it.
+    let handle = CallSite.current.map {
+      ScheduleQueueHandle<SchedulerTimeType>(interval: nil, callSite: $0)
+    }
+    state.withLock { $0.enqueue(action, at: date, handle: handle) }
   }
 
   /// Schedules an action to run at `date` and then every `interval`, until cancelled.
@@ -131,7 +181,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     precondition(
       interval > .zero,
       "TestScheduler: a repeating action needs an interval greater than zero, got \(interval)")
-    let handle = ScheduleQueueHandle<SchedulerTimeType>(interval: interval)
+    let handle = ScheduleQueueHandle<SchedulerTimeType>(
+      interval: interval, callSite: CallSite.current)
     state.withLock { $0.enqueue(action, at: date, handle: handle) }
     return AnyCancellable(PendingAction(scheduler: self, handle: handle))
   }

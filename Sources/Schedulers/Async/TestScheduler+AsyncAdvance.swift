@@ -85,17 +85,10 @@ extension TestScheduler {
 
   /// A short description of the pending work, or `nil` when nothing is pending.
   var pendingWorkDescription: String? {
-    let (now, entries) = state.withLock { ($0.now, $0.queue.sortedEntries()) }
-    guard !entries.isEmpty else { return nil }
-    let shown = entries.prefix(5).map { entry -> String in
-      let due = "due in \(now.distance(to: entry.deadline))"
-      let site = entry.handle?.callSite.map { ", from \($0)" } ?? ""
-      if let interval = entry.handle?.interval {
-        return "a repeating action every \(interval), \(due)\(site)"
-      }
-      return "an action \(due)\(site)"
-    }
-    let more = entries.count > 5 ? " and \(entries.count - 5) more" : ""
-    return "\(entries.count) on the test scheduler: \(shown.joined(separator: "; "))\(more)"
+    let pending = pendingWork
+    guard !pending.isEmpty else { return nil }
+    let shown = pending.prefix(5).map(\.description)
+    let more = pending.count > 5 ? " and \(pending.count - 5) more" : ""
+    return "\(pending.count) on the test scheduler: \(shown.joined(separator: "; "))\(more)"
   }
 }

@@ -104,7 +104,7 @@ struct DeterministicExecutionTests {
       issue.description.contains("finished with work still pending")
         && issue.description.contains("due in 42 s")
         && issue.description.contains(
-          "from SchedulersTests/DeterministicExecutionTests.swift:\(line.withLock { $0 })")
+          "scheduled at SchedulersTests/DeterministicExecutionTests.swift:\(line.withLock { $0 })")
     }
     await scheduler.advance(by: .seconds(42))  // let the leftover sleeper go
   }

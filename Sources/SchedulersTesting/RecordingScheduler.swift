@@ -1,0 +1,158 @@
+import Schedulers
+import Synchronization
+
+/// One call made on a ``RecordingScheduler``.
+///
+/// ```swift
+/// #expect(recording.history.last?.delay == .milliseconds(300))
+/// ```
+public struct SchedulerCall<SchedulerTimeType: Strideable & Sendable>: Sendable,
+  CustomStringConvertible
+where SchedulerTimeType.Stride: Sendable {
+  /// Which method was called.
+  public enum Method: String, Sendable {
+    case now, minimumTolerance
+    case schedule, scheduleAfter, scheduleRepeating, scheduleCancellable
+    case sleepUntil, sleepFor
+  }
+
+  /// The method.
+  public let method: Method
+  /// The scheduler's time when the call was made.
+  public let at: SchedulerTimeType
+  /// The instant asked for (`schedule(after:)`, `sleep(until:)`), if any.
+  public let date: SchedulerTimeType?
+  /// The duration asked for (`sleep(for:)`), if any.
+  public let duration: SchedulerTimeType.Stride?
+  /// The repeat interval, if any.
+  public let interval: SchedulerTimeType.Stride?
+  /// The tolerance, if any.
+  public let tolerance: SchedulerTimeType.Stride?
+  /// The options, described, if any were passed.
+  public let options: String?
+
+  /// How long after the call the work was asked to run: `date - at`, or the sleep's
+  /// duration; `nil` for reads and immediate work.
+  public var delay: SchedulerTimeType.Stride? {
+    duration ?? date.map { at.distance(to: $0) }
+  }
+
+  public var description: String {
+    var parts = ["\(method.rawValue)"]
+    if let delay { parts.append("in \(delay)") }
+    if let interval { parts.append("every \(interval)") }
+    if let tolerance { parts.append("tolerance \(tolerance)") }
+    if let options { parts.append("options \(options)") }
+    return parts.joined(separator: " ")
+  }
+}
+
+/// A scheduler that records every call made on it, and forwards each to `base`.
+///
+/// Inject it where the code under test takes a scheduler, then assert on what the code asked
+/// for, without driving time: "the debounce asked for 300 ms". Only code handed a recording
+/// scheduler pays for the log; other schedulers have no recording switch to check.
+///
+/// ```swift
+/// let scheduler = DispatchQueue.test
+/// let recording = RecordingScheduler(scheduler)
+/// let model = SearchModel(scheduler: recording.eraseToAnyScheduler())
+/// model.queryChanged("a")
+/// #expect(recording.history.map(\.method) == [.now, .scheduleAfter])
+/// #expect(recording.history.last?.delay == .milliseconds(300))
+/// ```
+public final class RecordingScheduler<Base: Scheduler>: Scheduler, Sendable {
+  public typealias SchedulerTimeType = Base.SchedulerTimeType
+  public typealias SchedulerOptions = Base.SchedulerOptions
+  public typealias Call = SchedulerCall<SchedulerTimeType>
+
+  /// The scheduler every call is forwarded to.
+  public let base: Base
+  /// Whether reads of `now` and `minimumTolerance` are recorded (they are by default).
+  public let recordsReads: Bool
+  private let log = Mutex<[Call]>([])
+
+  /// Wraps `base`.
+  ///
+  /// ```swift
+  /// let recording = RecordingScheduler(DispatchQueue.test, recordsReads: false)
+  /// ```
+  public init(_ base: Base, recordsReads: Bool = true) {
+    self.base = base
+    self.recordsReads = recordsReads
+  }
+
+  /// Every call so far, in order.
+  public var history: [Call] { log.withLock { $0 } }
+
+  /// Forgets the calls so far.
+  public func clearHistory() { log.withLock { $0.removeAll() } }
+
+  private func record(
+    _ method: Call.Method, date: SchedulerTimeType? = nil,
+    duration: SchedulerTimeType.Stride? = nil, interval: SchedulerTimeType.Stride? = nil,
+    tolerance: SchedulerTimeType.Stride? = nil, options: SchedulerOptions? = nil
+  ) {
+    let call = Call(
+      method: method, at: base.now, date: date, duration: duration, interval: interval,
+      tolerance: tolerance, options: options.map { "\($0)" })
+    log.withLock { $0.append(call) }
+  }
+
+  public var now: SchedulerTimeType {
+    if recordsReads { record(.now) }
+    return base.now
+  }
+
+  public var minimumTolerance: SchedulerTimeType.Stride {
+    if recordsReads { record(.minimumTolerance) }
+    return base.minimumTolerance
+  }
+
+  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    record(.schedule, options: options)
+    base.schedule(options: options, action)
+  }
+
+  public func schedule(
+    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+  ) {
+    record(.scheduleAfter, date: date, tolerance: tolerance, options: options)
+    base.schedule(after: date, tolerance: tolerance, options: options, action)
+  }
+
+  public func schedule(
+    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    record(
+      .scheduleRepeating, date: date, interval: interval, tolerance: tolerance, options: options)
+    return base.schedule(
+      after: date, interval: interval, tolerance: tolerance, options: options, action)
+  }
+
+  public func scheduleCancellable(
+    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    record(.scheduleCancellable, date: date, tolerance: tolerance, options: options)
+    return base.scheduleCancellable(
+      after: date, tolerance: tolerance, options: options, action)
+  }
+
+  public func sleep(until deadline: SchedulerTimeType, tolerance: SchedulerTimeType.Stride?)
+    async throws
+  {
+    record(.sleepUntil, date: deadline, tolerance: tolerance)
+    try await base.sleep(until: deadline, tolerance: tolerance)
+  }
+
+  public func sleep(for duration: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride?)
+    async throws
+  {
+    record(.sleepFor, duration: duration, tolerance: tolerance)
+    try await base.sleep(for: duration, tolerance: tolerance)
+  }
+}
