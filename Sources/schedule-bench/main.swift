@@ -67,20 +67,6 @@ func parse(_ arguments: [String]) -> Options {
   return options
 }
 
-func format(_ value: Double, decimals: Int = 1) -> String {
-  String(format: "%.\(decimals)f", value)
-}
-
-func grouped(_ value: Int) -> String {
-  let digits = Array(String(value))
-  var result = ""
-  for (index, digit) in digits.enumerated() {
-    if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
-    result.append(digit)
-  }
-  return result
-}
-
 /// Measures an async workload from this synchronous `main`: `main` stays synchronous (no
 /// top-level `await`) so that valgrind can profile the synchronous workloads.
 func measureOnATask(_ workload: Workload, size: Int, repetitions: Int) throws -> BenchmarkResult {

@@ -215,20 +215,6 @@ if options.memory {
   progress("")
 }
 
-func format(_ value: Double, decimals: Int = 1) -> String {
-  String(format: "%.\(decimals)f", value)
-}
-
-func grouped(_ value: Int) -> String {
-  let digits = Array(String(value))
-  var result = ""
-  for (index, digit) in digits.enumerated() {
-    if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
-    result.append(digit)
-  }
-  return result
-}
-
 func ratioText(_ ratio: Double) -> String {
   ratio >= 100 ? "\(grouped(Int(ratio.rounded())))x" : "\(format(ratio, decimals: 2))x"
 }
