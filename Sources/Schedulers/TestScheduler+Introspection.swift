@@ -166,8 +166,10 @@ extension TestScheduler {
   ///
   /// For code that does not run under deterministic execution: a task that will schedule
   /// work soon (a timer started by a callback, a sleep in a task the test cannot await). The
-  /// `timeout`, in real time, is only a last resort against a test hanging; when it passes,
-  /// the call throws ``PendingWorkTimeout`` naming what was awaited and what is pending.
+  /// `timeout`, in real time, is only a last resort against a test hanging (generous, because
+  /// a loaded machine running other tests in parallel can starve the scheduling task for
+  /// seconds); when it passes, the call throws ``PendingWorkTimeout`` naming what was awaited
+  /// and what is pending.
   ///
   /// ```swift
   /// Task { await model.startPolling() }  // sleeps on the scheduler, some time later
@@ -175,7 +177,7 @@ extension TestScheduler {
   /// scheduler.advance(by: .seconds(5))
   /// ```
   public func waitForPendingWork(
-    count: Int = 1, timeout: Duration = .seconds(10),
+    count: Int = 1, timeout: Duration = .seconds(60),
     fileID: StaticString = #fileID, line: UInt = #line
   ) async throws {
     precondition(
@@ -193,7 +195,7 @@ extension TestScheduler {
   /// try await scheduler.waitForNextScheduledAction()
   /// ```
   public func waitForNextScheduledAction(
-    timeout: Duration = .seconds(10), fileID: StaticString = #fileID, line: UInt = #line
+    timeout: Duration = .seconds(60), fileID: StaticString = #fileID, line: UInt = #line
   ) async throws {
     try await waitForQueue(
       count: { $0 + 1 }, timeout: timeout, what: "the next scheduled action", fileID: fileID,
