@@ -121,12 +121,22 @@ extension TestScheduler {
   /// deadline, reschedules it if it repeats, and returns it to run outside the lock.
   @inlinable
   func popNextAction(dueBy limit: SchedulerTimeType?) -> (@Sendable () -> Void)? {
-    state.withLock { state -> (@Sendable () -> Void)? in
+    popNextEntry(dueBy: limit)?.entry.action
+  }
+
+  /// Does ``popNextAction(dueBy:)``'s work under one lock, and returns the entry as it was
+  /// queued with the clock as it stands for its run: `step()` describes what it ran from it.
+  @inlinable
+  func popNextEntry(
+    dueBy limit: SchedulerTimeType?
+  ) -> (entry: ScheduleQueue<SchedulerTimeType>.Entry, now: SchedulerTimeType)? {
+    state.withLock {
+      state -> (entry: ScheduleQueue<SchedulerTimeType>.Entry, now: SchedulerTimeType)? in
       guard let first = state.queue.first else { return nil }
       if let limit, first.deadline > limit, first.deadline > state.now { return nil }
       if state.now < first.deadline { state.now = first.deadline }
       guard let handle = first.handle, let interval = handle.interval else {
-        return state.queue.removeFirst().action
+        return (state.queue.removeFirst(), state.now)
       }
       let next = first.deadline.advanced(by: interval)
       precondition(
@@ -136,7 +146,7 @@ extension TestScheduler {
       state.queue.replaceFirst(
         with: .init(
           deadline: next, sequence: state.takeSequence(), action: first.action, handle: handle))
-      return first.action
+      return (first, state.now)
     }
   }
 

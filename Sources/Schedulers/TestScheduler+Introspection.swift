@@ -118,20 +118,11 @@ extension TestScheduler {
   public func step() -> PendingWork<SchedulerTimeType>? {
     beginAdvancing("step()")
     defer { endAdvancing() }
-    guard let (action, work) = popNextActionDescribed() else { return nil }
-    action()
-    return work
-  }
-
-  /// The next action and its description, taken before it is popped.
-  func popNextActionDescribed() -> ((@Sendable () -> Void), PendingWork<SchedulerTimeType>)? {
-    let work = state.withLock { state in
-      state.queue.first.map { entry in
-        Self.describe(entry, now: max(state.now, entry.deadline))
-      }
-    }
-    guard let work, let action = popNextAction(dueBy: nil) else { return nil }
-    return (action, work)
+    // One lock pops the action and reads what it was, so work scheduled by another thread in
+    // between cannot make the answer describe a different action.
+    guard let (entry, now) = popNextEntry(dueBy: nil) else { return nil }
+    entry.action()
+    return Self.describe(entry, now: now)
   }
 }
 
