@@ -34,7 +34,7 @@ let package = Package(
     .executableTarget(
       name: "peer-bench",
       dependencies: [
-        .product(name: "ScheduleBenchWorkloads", package: "swift-schedulers"),
+        .product(name: "_ScheduleBenchWorkloads", package: "swift-schedulers"),
         "CombineSchedulersWorkloads", "SwiftClocksWorkloads", "HeapStatistics",
       ]
     ),

@@ -34,7 +34,7 @@ public struct MissingActions: Error, CustomStringConvertible {
 
 /// Keeps a value alive and opaque to the optimiser, so that work producing it is not removed.
 @inline(never)
-public func blackHole<T>(_ value: T) {
+func blackHole<T>(_ value: T) {
   withExtendedLifetime(value) {}
 }
 
@@ -95,7 +95,7 @@ private func record(
 
 extension Duration {
   /// The duration in nanoseconds, as a `Double`.
-  public var nanoseconds: Double {
+  fileprivate var nanoseconds: Double {
     let (seconds, attoseconds) = components
     return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
   }

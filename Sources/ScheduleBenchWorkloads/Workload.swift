@@ -1,3 +1,4 @@
+import Schedulers
 import Synchronization
 
 /// A schedule-throughput workload: it performs `size` scheduled actions and returns how many
@@ -49,6 +50,7 @@ public struct Workload: Sendable {
   /// The deadlines every random-deadline workload uses, in nanoseconds from the start: seeded,
   /// so each run and each peer schedules the same instants, spread over `count` milliseconds
   /// with many collisions.
+  /// (`SplitMix64` is the package's one generator, shared with the test scheduler's shuffles.)
   public static func randomOffsets(count: Int, seed: UInt64 = 0x5EED) -> [Int] {
     var generator = SplitMix64(seed: seed)
     return (0..<count).map { _ in Int(generator.next() % UInt64(max(count, 1))) * 1_000_000 }
@@ -61,32 +63,15 @@ public struct Workload: Sendable {
 /// Counts actions. `@unchecked Sendable`: each synchronous workload's actions run one at a
 /// time on the advancing thread, and the count is read only after a synchronising step (an
 /// advance returning, a group wait).
-public final class Tally: @unchecked Sendable {
-  public var count = 0
-  public init() {}
+final class Tally: @unchecked Sendable {
+  var count = 0
+  init() {}
 }
 
 /// Counts actions that run concurrently (async workloads).
-public final class AtomicTally: Sendable {
+final class AtomicTally: Sendable {
   private let storage = Atomic(0)
-  public init() {}
-  public func increment() { storage.add(1, ordering: .relaxed) }
-  public var count: Int { storage.load(ordering: .acquiring) }
-}
-
-/// The SplitMix64 generator: tiny, fast and seeded, so every run schedules the same deadlines.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-  private var state: UInt64
-
-  /// Creates a generator with `seed`.
-  public init(seed: UInt64) { state = seed }
-
-  /// The next 64 random bits.
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z &>> 31)
-  }
+  init() {}
+  func increment() { storage.add(1, ordering: .relaxed) }
+  var count: Int { storage.load(ordering: .acquiring) }
 }

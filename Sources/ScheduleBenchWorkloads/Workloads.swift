@@ -1,12 +1,13 @@
 import Dispatch
 import Schedulers
+import SchedulersDeterministic
 
 /// This package's workloads. The Benchmarks package runs the peers' versions of the same
 /// workloads (same sizes, same seeded deadlines) and compares.
 extension Workload {
   /// Schedules `size` actions on `scheduler` at seeded random deadlines spread over `size`
   /// milliseconds, then calls `advance` to run them, and returns how many ran.
-  public static func randomDeadlines<S: Scheduler>(
+  static func randomDeadlines<S: Scheduler>(
     size: Int, on scheduler: S, advancePastAll advance: () -> Void
   ) -> Int where S.SchedulerTimeType == DispatchQueue.SchedulerTimeType {
     let offsets = randomOffsets(count: size)
@@ -247,28 +248,29 @@ extension Workload {
   ]
 }
 
-/// Pending work held for a memory measurement.
-public struct PendingWork: @unchecked Sendable {
+/// Scheduled work kept alive for a memory measurement: its owner holds every pending action.
+public struct RetainedWork: @unchecked Sendable {
+  /// The scheduler or heap that holds the work.
   public let owner: AnyObject
-  public init(owner: AnyObject) { self.owner = owner }
+  init(owner: AnyObject) { self.owner = owner }
 }
 
 extension Workload {
   /// Schedules `size` empty one-shot actions (closures without captures, so no context is
   /// allocated) at random deadlines on a test scheduler, and returns it with the work pending.
-  public static func pendingOnTestScheduler(size: Int) -> PendingWork {
+  public static func pendingOnTestScheduler(size: Int) -> RetainedWork {
     let scheduler = DispatchQueue.test
     let start = scheduler.now
     for offset in randomOffsets(count: size) {
       scheduler.schedule(after: start.advanced(by: .nanoseconds(offset))) {}
     }
-    return PendingWork(owner: scheduler)
+    return RetainedWork(owner: scheduler)
   }
 
   /// The same on the reference heap.
-  public static func pendingOnReferenceHeap(size: Int) -> PendingWork {
+  public static func pendingOnReferenceHeap(size: Int) -> RetainedWork {
     let heap = ReferenceHeap()
     for offset in randomOffsets(count: size) { heap.insert(deadline: offset) {} }
-    return PendingWork(owner: heap)
+    return RetainedWork(owner: heap)
   }
 }

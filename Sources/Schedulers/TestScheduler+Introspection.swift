@@ -247,16 +247,27 @@ extension TestScheduler {
 }
 
 extension TestScheduler.State {
-  /// Resumes the waiters whose count the queue has reached (called with the lock held; a
-  /// resumption only enqueues the waiting task).
+  /// Removes and returns the waiters whose count the queue has reached. Called with the lock
+  /// held; the caller resumes them after releasing it.
   @usableFromInline
-  mutating func resumeSatisfiedWaiters() {
+  mutating func takeSatisfiedWaiters() -> [PendingWorkWaiter]? {
     let count = queue.count
+    guard waiters.contains(where: { count >= $0.count }) else { return nil }
+    var satisfied: [PendingWorkWaiter] = []
     waiters.removeAll { waiter in
       guard count >= waiter.count else { return false }
-      waiter.continuation.resume()
+      satisfied.append(waiter)
       return true
     }
+    return satisfied
+  }
+}
+
+extension PendingWorkWaiter {
+  /// Resumes waiters taken out of a scheduler's state (never with its lock held).
+  @usableFromInline
+  static func resume(_ waiters: [PendingWorkWaiter]) {
+    for waiter in waiters { waiter.continuation.resume() }
   }
 }
 

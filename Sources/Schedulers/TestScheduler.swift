@@ -70,15 +70,29 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
       return nextSequence
     }
 
+    /// Queues an action, and hands back the pending-work waiters it satisfied, to be resumed
+    /// once the lock is released (`nil`, the common case, when nobody waits).
     @inlinable
     mutating func enqueue(
       _ action: @escaping @Sendable () -> Void, at deadline: SchedulerTimeType,
       handle: ScheduleQueueHandle<SchedulerTimeType>?
-    ) {
+    ) -> [PendingWorkWaiter]? {
       queue.insert(
         .init(deadline: deadline, sequence: takeSequence(), action: action, handle: handle))
-      if !waiters.isEmpty { resumeSatisfiedWaiters() }
+      return waiters.isEmpty ? nil : takeSatisfiedWaiters()
     }
+  }
+
+  /// Queues an action under the lock, then resumes the waiters it satisfied outside it:
+  /// resuming a continuation can wait on the runtime (a task's status lock), which may itself
+  /// be held by a thread waiting for this scheduler's lock.
+  @inlinable
+  func enqueue(
+    _ action: @escaping @Sendable () -> Void, at deadline: SchedulerTimeType?,
+    handle: ScheduleQueueHandle<SchedulerTimeType>?
+  ) {
+    let satisfied = state.withLock { $0.enqueue(action, at: deadline ?? $0.now, handle: handle) }
+    if let satisfied { PendingWorkWaiter.resume(satisfied) }
   }
 
   @usableFromInline let state: Mutex<State>
@@ -145,7 +159,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     let handle = CallSite.current.map {
       ScheduleQueueHandle<SchedulerTimeType>(interval: nil, callSite: $0)
     }
-    state.withLock { $0.enqueue(action, at: $0.now, handle: handle) }
+    enqueue(action, at: nil, handle: handle)
   }
 
   /// Schedules an action to run once the clock reaches `date`; the tolerance is ignored.
@@ -161,7 +175,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     let handle = CallSite.current.map {
       ScheduleQueueHandle<SchedulerTimeType>(interval: nil, callSite: $0)
     }
-    state.withLock { $0.enqueue(action, at: date, handle: handle) }
+    enqueue(action, at: date, handle: handle)
   }
 
   /// Schedules an action to run at `date` and then every `interval`, until cancelled.
@@ -183,7 +197,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
       "TestScheduler: a repeating action needs an interval greater than zero, got \(interval)")
     let handle = ScheduleQueueHandle<SchedulerTimeType>(
       interval: interval, callSite: CallSite.current)
-    state.withLock { $0.enqueue(action, at: date, handle: handle) }
+    enqueue(action, at: date, handle: handle)
     return AnyCancellable(PendingAction(scheduler: self, handle: handle))
   }
 
@@ -196,7 +210,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     let handle = ScheduleQueueHandle<SchedulerTimeType>(interval: nil, callSite: CallSite.current)
-    state.withLock { $0.enqueue(action, at: date, handle: handle) }
+    enqueue(action, at: date, handle: handle)
     return PendingAction(scheduler: self, handle: handle)
   }
 

@@ -3,5 +3,5 @@
 
   // In the thread-sanitizer run, `Mutex` is a pthread mutex the sanitizer can see; see
   // `Sources/Schedulers/Internal/SanitizerVisibleMutex.swift`.
-  typealias Mutex<Value> = _SanitizerVisibleMutex<Value>
+  typealias Mutex<Value> = SanitizerVisibleMutex<Value>
 #endif

@@ -21,7 +21,7 @@ import Testing
 /// message and goes on. `Schedulers` finds this type by name at run time: linking
 /// `SchedulersTesting` into a test target is all it takes for a ``Schedulers/TestScheduler``'s `run()`
 /// bound to fail the test.
-public struct TestFailureReporter: _SchedulersTestFailureReporter {
+public struct TestFailureReporter: TestFailureReporting {
   /// Records `message` as a failure at the given source location.
   ///
   /// ```swift

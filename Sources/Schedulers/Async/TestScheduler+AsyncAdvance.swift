@@ -36,7 +36,7 @@ extension TestScheduler {
   public func advance(
     to instant: SchedulerTimeType, isolation: isolated (any Actor)? = #isolation
   ) async {
-    guard let run = DeterministicRun.current else { return advanceSynchronously(to: instant) }
+    guard let run = DeterministicRunHook.current else { return advanceSynchronously(to: instant) }
     beginAdvancing("advance(to:)")
     defer { endAdvancing() }
     await run.untilIdle()
@@ -66,7 +66,7 @@ extension TestScheduler {
     precondition(
       maxActions >= 0,
       "TestScheduler.run(maxActions:) needs a bound of zero or more, got \(maxActions)")
-    guard let run = DeterministicRun.current else {
+    guard let run = DeterministicRunHook.current else {
       return runSynchronously(
         maxActions: maxActions, fileID: fileID, filePath: filePath, line: line, column: column)
     }
@@ -84,7 +84,7 @@ extension TestScheduler {
   }
 
   /// A short description of the pending work, or `nil` when nothing is pending.
-  var pendingWorkDescription: String? {
+  package var pendingWorkDescription: String? {
     let pending = pendingWork
     guard !pending.isEmpty else { return nil }
     let shown = pending.prefix(5).map(\.description)

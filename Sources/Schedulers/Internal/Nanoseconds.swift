@@ -5,9 +5,9 @@
 // users hunting through their own arithmetic.
 
 @usableFromInline
-enum Nanoseconds {
+package enum Nanoseconds {
   @usableFromInline
-  static func multiply(_ value: Int, by unit: Int, _ unitName: StaticString) -> Int {
+  package static func multiply(_ value: Int, by unit: Int, _ unitName: StaticString) -> Int {
     let (result, overflow) = value.multipliedReportingOverflow(by: unit)
     precondition(
       !overflow,
@@ -16,7 +16,7 @@ enum Nanoseconds {
   }
 
   @usableFromInline
-  static func fromSeconds(_ seconds: Double) -> Int {
+  package static func fromSeconds(_ seconds: Double) -> Int {
     precondition(seconds.isFinite, "A stride of \(seconds) seconds is not finite")
     let nanoseconds = (seconds * 1_000_000_000).rounded()
     // Int.max is not representable as a Double; its nearest Double is 2^63, which is out of range.
@@ -27,7 +27,7 @@ enum Nanoseconds {
   }
 
   @usableFromInline
-  static func fromDuration(_ duration: Duration) -> Int {
+  package static func fromDuration(_ duration: Duration) -> Int {
     let (seconds, attoseconds) = duration.components
     let (whole, overflow1) = Int(seconds).multipliedReportingOverflow(by: 1_000_000_000)
     let (total, overflow2) = whole.addingReportingOverflow(Int(attoseconds / 1_000_000_000))
@@ -37,8 +37,18 @@ enum Nanoseconds {
     return total
   }
 
+  /// Whole nanoseconds of `duration`, clamped to `Int`'s range: for real-time waits and
+  /// timeouts, where "more than 292 years" means "forever" rather than a mistake.
+  package static func saturating(_ duration: Duration) -> Int {
+    let (seconds, attoseconds) = duration.components
+    let (whole, overflow1) = Int(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    let (total, overflow2) = whole.addingReportingOverflow(Int(attoseconds / 1_000_000_000))
+    guard overflow1 || overflow2 else { return total }
+    return seconds < 0 ? .min : .max
+  }
+
   @usableFromInline
-  static func toDuration(_ nanoseconds: Int) -> Duration {
+  package static func toDuration(_ nanoseconds: Int) -> Duration {
     .nanoseconds(nanoseconds)
   }
 }

@@ -7,7 +7,8 @@
   // accesses it guards, and reports every contended one as a race (28 reports, reproduced in 12
   // lines without this package). This type has `Mutex`'s initialiser and `withLock`, over a
   // pthread mutex that the sanitizer understands; every module of the package shadows `Mutex`
-  // with it in that build (see `SanitizerVisibleLocks.swift` in each), and nothing else changes.
+  // with it in that build (see `SanitizerVisibleLocks.swift` in each, a one-line typealias to
+  // this one shim, shared with `package` access), and nothing else changes.
 
   #if canImport(Glibc)
     import Glibc
@@ -18,17 +19,18 @@
   #endif
 
   /// A pthread-based mutex with `Synchronization.Mutex`'s interface, for sanitizer runs.
-  public struct _SanitizerVisibleMutex<Value>: @unchecked Sendable {
-    @usableFromInline let storage: _SanitizerVisibleMutexStorage<Value>
+  @usableFromInline
+  package struct SanitizerVisibleMutex<Value>: @unchecked Sendable {
+    @usableFromInline let storage: SanitizerVisibleMutexStorage<Value>
 
     /// Creates a mutex guarding `value`.
-    @inlinable public init(_ value: consuming Value) {
-      storage = _SanitizerVisibleMutexStorage(value)
+    @inlinable package init(_ value: consuming Value) {
+      storage = SanitizerVisibleMutexStorage(value)
     }
 
     /// Runs `body` with exclusive access to the value.
     @inlinable
-    public func withLock<Result, Failure: Error>(
+    package func withLock<Result, Failure: Error>(
       _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
       pthread_mutex_lock(storage.mutex)
@@ -37,8 +39,9 @@
     }
   }
 
-  /// The storage of a ``_SanitizerVisibleMutex``.
-  public final class _SanitizerVisibleMutexStorage<Value> {
+  /// The storage of a ``SanitizerVisibleMutex``.
+  @usableFromInline
+  package final class SanitizerVisibleMutexStorage<Value> {
     @usableFromInline var value: Value
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
@@ -54,5 +57,5 @@
     }
   }
 
-  @usableFromInline typealias Mutex<Value> = _SanitizerVisibleMutex<Value>
+  @usableFromInline typealias Mutex<Value> = SanitizerVisibleMutex<Value>
 #endif

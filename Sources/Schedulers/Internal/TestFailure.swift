@@ -12,7 +12,7 @@
 /// its bound should fail the running test. `SchedulersTesting` declares a type conforming to
 /// this protocol; ``TestFailure`` finds it by name at run time, which works with the static
 /// linking of test bundles and needs no global mutable state.
-public protocol _SchedulersTestFailureReporter {
+package protocol TestFailureReporting {
   static func recordFailure(
     _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
 }
@@ -20,17 +20,17 @@ public protocol _SchedulersTestFailureReporter {
 /// Reports a misuse of a test scheduler: as a test failure when `SchedulersTesting` is linked
 /// into the process, otherwise on standard error. Never crashes.
 @usableFromInline
-enum TestFailure {
+package enum TestFailure {
   /// The mangled name of `SchedulersTesting.TestFailureReporter`.
   static let reporterTypeName = "17SchedulersTesting19TestFailureReporterV"
 
   // Looked up on each failure, which is rare: a cache would be global state for no gain.
-  static var reporter: (any _SchedulersTestFailureReporter.Type)? {
-    _typeByName(reporterTypeName) as? any _SchedulersTestFailureReporter.Type
+  static var reporter: (any TestFailureReporting.Type)? {
+    _typeByName(reporterTypeName) as? any TestFailureReporting.Type
   }
 
   @usableFromInline
-  static func record(
+  package static func record(
     _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
   ) {
     if let reporter {
@@ -41,7 +41,7 @@ enum TestFailure {
     }
   }
 
-  static func writeToStandardError(_ text: String) {
+  package static func writeToStandardError(_ text: String) {
     var text = text
     text.withUTF8 { bytes in
       _ = write(2, bytes.baseAddress, bytes.count)

@@ -66,6 +66,13 @@ where
   func next() async -> Result<Element?, Failure> {
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: Downstream) in
+        // The scheduler is never called with the lock held: the first `next()` reads the time
+        // it starts at before taking the lock (later ones do not need it).
+        let isFirst = state.withLock { state -> Bool in
+          if case .idle = state.phase { return true }
+          return false
+        }
+        let startedAt = isFirst ? scheduler.now : nil
         var startUpstream = false
         let work = state.withLock { state -> Work in
           var work = Work()
@@ -82,10 +89,14 @@ where
               "An operator's iterator was used by two tasks at once; iterate it from one task.")
             state.downstream = continuation
           case .idle:
+            guard let startedAt else {
+              preconditionFailure(
+                "An operator's iterator was used by two tasks at once; iterate it from one task.")
+            }
             state.downstream = continuation
             state.phase = .running(upstream: nil)
             startUpstream = true
-            let effects = state.machine.started(at: scheduler.now)
+            let effects = state.machine.started(at: startedAt)
             Self.apply(effects, to: &state, work: &work)
           }
           return work

@@ -1,6 +1,7 @@
 #if canImport(XCTest)
   import Dispatch
   import Schedulers
+  import SchedulersTesting
   import XCTest
 
   /// Deterministic execution inside XCTest, whose main thread services the main queue from a

@@ -1,3 +1,5 @@
+import Schedulers
+
 /// A random program of scheduler operations, generated from a seed.
 struct FuzzProgram: CustomStringConvertible {
   indirect enum Operation: CustomStringConvertible, Sendable {
@@ -69,18 +71,13 @@ struct FuzzProgram: CustomStringConvertible {
   }
 }
 
-/// SplitMix64: small, fast and seeded, so a failing seed reproduces the same program.
+/// Seeded random choices (the package's one `SplitMix64`), so a failing seed reproduces the
+/// same program.
 struct FuzzRandom {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
+  private var generator: SplitMix64
+  init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z &>> 31)
-  }
+  mutating func next() -> UInt64 { generator.next() }
 
   mutating func int(in range: ClosedRange<Int>) -> Int {
     range.lowerBound + Int(next() % UInt64(range.count))

@@ -1,5 +1,6 @@
 import Dispatch
 import Schedulers
+import SchedulersTesting
 import Testing
 
 /// Starts iterating `makeOperator(upstream)`, sends one element, cancels the consumer in the

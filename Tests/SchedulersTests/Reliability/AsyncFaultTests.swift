@@ -1,5 +1,6 @@
 import Dispatch
 import Schedulers
+import SchedulersTesting
 import Testing
 
 /// Async faults: cancellation racing with resumption, released continuations, and runs that

@@ -1,5 +1,6 @@
 import Dispatch
 import Schedulers
+import SchedulersTesting
 import Testing
 
 // Story 7: a chat model counts down 3, 2, 1 with one-second pauses before sending a message.

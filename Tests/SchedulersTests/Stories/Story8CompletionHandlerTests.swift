@@ -1,5 +1,6 @@
 import Dispatch
 import Schedulers
+import SchedulersTesting
 import Synchronization
 import Testing
 

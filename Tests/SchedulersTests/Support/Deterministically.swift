@@ -1,5 +1,6 @@
 import Dispatch
 import Schedulers
+import SchedulersTesting
 
 #if canImport(Glibc)
   import Glibc

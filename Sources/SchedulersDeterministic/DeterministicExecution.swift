@@ -1,3 +1,4 @@
+import Schedulers
 import Synchronization
 
 /// Runs `body` so that every job it causes runs on one queue that test schedulers can drain,
@@ -116,8 +117,9 @@ struct SourceLocationOfCall: Sendable {
 
 extension DeterministicRun {
   /// The run the current task belongs to: set for the body, inherited by the tasks it creates
-  /// (except detached ones), and absent in unrelated tests running in parallel.
-  @TaskLocal static var current: DeterministicRun?
+  /// (except detached ones), and absent in unrelated tests running in parallel. Kept in the
+  /// `Schedulers` hook that async `advance` reads.
+  static var current: DeterministicRun? { DeterministicRunHook.current as? DeterministicRun }
 }
 
 private func runDeterministically<R: Sendable>(
@@ -144,7 +146,7 @@ private func runDeterministically<R: Sendable>(
     // Created while routing is active, so the body's first job is already on the run's queue.
     // Not detached: the body inherits the caller's task-locals, such as the running test.
     let task = Task {
-      let result = await DeterministicRun.$current.withValue(run) {
+      let result = await DeterministicRunHook.$current.withValue(run) {
         do { return Result<R, any Error>.success(try await body()) } catch {
           return .failure(error)
         }

@@ -1,4 +1,5 @@
 import Dispatch
+import Schedulers
 import Synchronization
 
 #if canImport(Darwin)
@@ -15,7 +16,7 @@ import Synchronization
 /// Because every job goes through this queue, "the queue is empty" is an exact idle signal:
 /// nothing in the run can make progress until someone resumes a continuation. The test
 /// scheduler's async `advance` uses it to wait until everything a step made runnable has run.
-final class DeterministicRun: Sendable {
+final class DeterministicRun: DeterministicRunIdleness {
   /// Why the driver stopped waiting for jobs.
   enum Ending: Sendable {
     case finished
@@ -108,7 +109,8 @@ final class DeterministicRun: Sendable {
       let milliseconds =
         (Double(delay.components.seconds) * 1_000
         + Double(delay.components.attoseconds) / 1e15).rounded()
-      delay = .milliseconds(Int64(milliseconds))
+      // Past Int64 milliseconds (a sleep "until cancelled") the rounding no longer matters.
+      if milliseconds.magnitude < 9.2e18 { delay = .milliseconds(Int64(milliseconds)) }
     }
     if let scheduleVirtualSleep {
       // Registered before it is scheduled, so that firing always finds it.
@@ -129,8 +131,7 @@ final class DeterministicRun: Sendable {
       }
     } else {
       beginOutsideWork()
-      let (seconds, attoseconds) = delay.components
-      let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+      let nanoseconds = max(0, Nanoseconds.saturating(delay))
       DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
         self.enqueueOrForward(job, onMainActor: onMainActor)
         self.endOutsideWork()
@@ -232,8 +233,7 @@ final class DeterministicRun: Sendable {
       case .resumeIdleWaiter(let continuation):
         continuation.resume()
       case .waitForOutsideWork:
-        let (seconds, attoseconds) = outsideWorkTimeout.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        let nanoseconds = Nanoseconds.saturating(outsideWorkTimeout)
         if wakeDriver.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
           return .deadlocked(
             "outside work did not finish within \(outsideWorkTimeout) of real time"
