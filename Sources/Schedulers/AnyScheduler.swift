@@ -69,34 +69,12 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
         SchedulerTimeType, Stride, Stride, SchedulerOptions?, @escaping @Sendable () -> Void
       ) -> any Cancellable
   ) {
-    _minimumTolerance = minimumTolerance
-    _now = now
-    _schedule = scheduleImmediately
-    _scheduleAfter = delayed
-    _scheduleRepeating = interval
-    // Cancellation and sleeps come from the closures above, as the protocol's defaults do.
-    let cancellable:
-      @Sendable (SchedulerTimeType, Stride, SchedulerOptions?, @escaping @Sendable () -> Void) ->
-        any Cancellable = { date, tolerance, options, action in
-          let cancelled = CancellationFlag()
-          delayed(date, tolerance, options) { if !cancelled.isCancelled { action() } }
-          return cancelled
-        }
-    _scheduleCancellable = cancellable
-    _sleepUntil = { deadline, tolerance in
-      try Task.checkCancellation()
-      if deadline <= now() { return }
-      try await Schedulers.sleep { wake in
-        cancellable(deadline, tolerance ?? minimumTolerance(), nil, wake)
-      }
-    }
-    _sleepFor = { duration, tolerance in
-      try Task.checkCancellation()
-      let deadline = now().advanced(by: duration)
-      try await Schedulers.sleep { wake in
-        cancellable(deadline, tolerance ?? minimumTolerance(), nil, wake)
-      }
-    }
+    // Cancellable work and sleeps come from the protocol's defaults over these closures: one
+    // implementation of each, shared with every scheduler that does not override them.
+    self.init(
+      ClosureScheduler(
+        minimumTolerance: minimumTolerance, now: now, scheduleImmediately: scheduleImmediately,
+        delayed: delayed, interval: interval))
   }
 
   /// Wraps `scheduler`, forwarding every requirement, sleeps and cancellable work included.
@@ -182,5 +160,65 @@ extension Scheduler {
       return erased
     }
     return AnyScheduler(self)
+  }
+}
+
+/// A scheduler made of closures, so that ``AnyScheduler``'s closure initialiser gets
+/// `scheduleCancellable` and the sleeps from the protocol's default implementations.
+private struct ClosureScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>:
+  Scheduler
+where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
+  typealias Stride = SchedulerTimeType.Stride
+  let minimumToleranceClosure: @Sendable () -> Stride
+  let nowClosure: @Sendable () -> SchedulerTimeType
+  let scheduleImmediately: @Sendable (SchedulerOptions?, @escaping @Sendable () -> Void) -> Void
+  let delayed:
+    @Sendable (SchedulerTimeType, Stride, SchedulerOptions?, @escaping @Sendable () -> Void) ->
+      Void
+  let interval:
+    @Sendable (
+      SchedulerTimeType, Stride, Stride, SchedulerOptions?, @escaping @Sendable () -> Void
+    ) -> any Cancellable
+
+  init(
+    minimumTolerance: @escaping @Sendable () -> Stride,
+    now: @escaping @Sendable () -> SchedulerTimeType,
+    scheduleImmediately:
+      @escaping @Sendable (SchedulerOptions?, @escaping @Sendable () -> Void) -> Void,
+    delayed:
+      @escaping @Sendable (
+        SchedulerTimeType, Stride, SchedulerOptions?, @escaping @Sendable () -> Void
+      ) -> Void,
+    interval:
+      @escaping @Sendable (
+        SchedulerTimeType, Stride, Stride, SchedulerOptions?, @escaping @Sendable () -> Void
+      ) -> any Cancellable
+  ) {
+    minimumToleranceClosure = minimumTolerance
+    nowClosure = now
+    self.scheduleImmediately = scheduleImmediately
+    self.delayed = delayed
+    self.interval = interval
+  }
+
+  var now: SchedulerTimeType { nowClosure() }
+  var minimumTolerance: Stride { minimumToleranceClosure() }
+
+  func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    scheduleImmediately(options, action)
+  }
+
+  func schedule(
+    after date: SchedulerTimeType, tolerance: Stride, options: SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  ) {
+    delayed(date, tolerance, options, action)
+  }
+
+  func schedule(
+    after date: SchedulerTimeType, interval: Stride, tolerance: Stride,
+    options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    self.interval(date, interval, tolerance, options, action)
   }
 }

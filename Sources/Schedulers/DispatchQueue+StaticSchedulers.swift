@@ -24,6 +24,16 @@ extension DispatchQueue {
   /// scheduler.advance(by: .seconds(10))
   /// ```
   public static var test: TestSchedulerOf<DispatchQueue> { TestScheduler(now: virtualEpoch) }
+
+  /// A test scheduler of dispatch queues with the given order for actions due at the same
+  /// instant.
+  ///
+  /// ```swift
+  /// let scheduler = DispatchQueue.test(order: .shuffled(seed: 42))
+  /// ```
+  public static func test(order: SameInstantOrder) -> TestSchedulerOf<DispatchQueue> {
+    TestScheduler(now: virtualEpoch, order: order)
+  }
 }
 
 extension AnyScheduler

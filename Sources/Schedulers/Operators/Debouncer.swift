@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Runs only the last action of a burst, once `interval` has passed without a newer one: the
 /// callback form of ``_Concurrency/AsyncSequence/debounce(for:scheduler:)``, for code that is
 /// not async.
@@ -21,17 +19,14 @@ import Synchronization
 /// `interval` later on the scheduler; releasing the debouncer cancels the waiting action. It
 /// is safe to call from any thread.
 public final class Debouncer<S: Scheduler>: Sendable {
-  private struct State {
-    var generation: UInt64 = 0
-    /// The generation of the waiting action, and its cancellation once scheduled.
-    var waiting: (generation: UInt64, cancellable: (any Cancellable)?)?
-  }
+  private typealias Machine = DebounceMachine<TimedCallbackAction, Never, S.SchedulerTimeType>
 
   /// How long the debouncer waits for quiet.
   public let interval: S.SchedulerTimeType.Stride
   /// The scheduler whose time the debouncer follows.
   public let scheduler: S
-  private let state = Mutex(State())
+  /// The debounce sequence's own state machine, driven by calls.
+  private let driver: TimedCallbackDriver<S, Machine>
 
   /// Creates a debouncer that waits `interval` of `scheduler`'s time.
   ///
@@ -46,6 +41,7 @@ public final class Debouncer<S: Scheduler>: Sendable {
       "Debouncer(for:scheduler:) needs an interval of zero or more, got \(interval)")
     self.interval = interval
     self.scheduler = scheduler
+    driver = TimedCallbackDriver(scheduler: scheduler, machine: Machine(interval: interval))
   }
 
   deinit { cancel() }
@@ -56,26 +52,7 @@ public final class Debouncer<S: Scheduler>: Sendable {
   /// debouncer.call { save(draft) }
   /// ```
   public func call(_ action: @escaping @Sendable () -> Void) {
-    let (generation, replaced) = state.withLock { state in
-      state.generation += 1
-      let replaced = state.waiting?.cancellable
-      state.waiting = (state.generation, nil)
-      return (state.generation, replaced)
-    }
-    replaced?.cancel()
-    let cancellable = scheduler.scheduleCancellable(
-      after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance,
-      options: nil
-    ) { [weak self] in
-      guard let self, self.takeWaiting(generation) else { return }
-      action()
-    }
-    let stale = state.withLock { state -> Bool in
-      guard state.waiting?.generation == generation else { return true }
-      state.waiting?.cancellable = cancellable
-      return false
-    }
-    if stale { cancellable.cancel() }
+    driver.call(action)
   }
 
   /// Schedules a main-actor `action` to run `interval` from now, replacing the action still
@@ -99,22 +76,9 @@ public final class Debouncer<S: Scheduler>: Sendable {
   /// debouncer.cancel()
   /// ```
   public func cancel() {
-    let cancellable = state.withLock { state in
-      defer { state.waiting = nil }
-      return state.waiting?.cancellable
-    }
-    cancellable?.cancel()
+    driver.cancel()
   }
 
   /// Whether an action is waiting to run.
-  public var hasWaitingAction: Bool { state.withLock { $0.waiting != nil } }
-
-  /// Claims the right to run the action of `generation`, if it is still the waiting one.
-  private func takeWaiting(_ generation: UInt64) -> Bool {
-    state.withLock { state in
-      guard state.waiting?.generation == generation else { return false }
-      state.waiting = nil
-      return true
-    }
-  }
+  public var hasWaitingAction: Bool { driver.hasWaitingAction }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Runs at most one action per `interval`: the first at once, then, of the actions that come
 /// too soon, one at the end of the interval (the latest if `latest` is true, the first
 /// otherwise). The callback form of
@@ -22,14 +20,7 @@ import Synchronization
 /// cancels the action waiting for the end of the interval. It is safe to call from any
 /// thread.
 public final class Throttler<S: Scheduler>: Sendable {
-  private struct State {
-    var lastRun: S.SchedulerTimeType?
-    /// The action waiting for the end of the interval (while the timer runs).
-    var waiting: (@Sendable () -> Void)?
-    var timer: (any Cancellable)?
-    var timerRuns = false
-    var released = false
-  }
+  private typealias Machine = ThrottleMachine<TimedCallbackAction, Never, S.SchedulerTimeType>
 
   /// The shortest time between two actions.
   public let interval: S.SchedulerTimeType.Stride
@@ -38,12 +29,8 @@ public final class Throttler<S: Scheduler>: Sendable {
   /// Whether the action run at the end of an interval is the latest (`true`) or the first
   /// (`false`) of those that came during it.
   public let latest: Bool
-  private let state = Mutex(State())
-
-  private enum Decision {
-    case runNow, wait
-    case startTimer(S.SchedulerTimeType)
-  }
+  /// The throttle sequence's own state machine, driven by calls.
+  private let driver: TimedCallbackDriver<S, Machine>
 
   /// Creates a throttler.
   ///
@@ -59,16 +46,11 @@ public final class Throttler<S: Scheduler>: Sendable {
     self.interval = interval
     self.scheduler = scheduler
     self.latest = latest
+    driver = TimedCallbackDriver(
+      scheduler: scheduler, machine: Machine(interval: interval, latest: latest))
   }
 
-  deinit {
-    let timer = state.withLock { state in
-      state.released = true
-      state.waiting = nil
-      return state.timer.take()
-    }
-    timer?.cancel()
-  }
+  deinit { driver.cancel() }
 
   /// Runs `action` now if the interval since the last action has passed; otherwise keeps it
   /// (or the one already kept, if `latest` is false) for the end of the interval.
@@ -77,38 +59,7 @@ public final class Throttler<S: Scheduler>: Sendable {
   /// throttler.call { reportProgress(value) }
   /// ```
   public func call(_ action: @escaping @Sendable () -> Void) {
-    let now = scheduler.now
-    let decision = state.withLock { state -> Decision in
-      if state.timerRuns {
-        if latest { state.waiting = action }
-        return .wait
-      }
-      if let lastRun = state.lastRun, now < lastRun.advanced(by: interval) {
-        state.waiting = action
-        state.timerRuns = true
-        return .startTimer(lastRun.advanced(by: interval))
-      }
-      state.lastRun = now
-      return .runNow
-    }
-    switch decision {
-    case .runNow:
-      action()
-    case .wait:
-      break
-    case .startTimer(let deadline):
-      let timer = scheduler.scheduleCancellable(
-        after: deadline, tolerance: scheduler.minimumTolerance, options: nil
-      ) { [weak self] in
-        self?.timerFired(at: deadline)
-      }
-      let stale = state.withLock { state -> Bool in
-        guard state.timerRuns, !state.released else { return true }
-        state.timer = timer
-        return false
-      }
-      if stale { timer.cancel() }
-    }
+    driver.call(action)
   }
 
   /// Runs a main-actor `action` now, or at the end of the interval; see ``call(_:)``.
@@ -124,17 +75,5 @@ public final class Throttler<S: Scheduler>: Sendable {
     _ action: @escaping @MainActor () -> Void
   ) {
     call(onMainActor(action, fileID: fileID, line: line))
-  }
-
-  private func timerFired(at deadline: S.SchedulerTimeType) {
-    let action = state.withLock { state -> (@Sendable () -> Void)? in
-      guard state.timerRuns else { return nil }
-      state.timerRuns = false
-      state.timer = nil
-      guard let action = state.waiting.take() else { return nil }
-      state.lastRun = deadline
-      return action
-    }
-    action?()
   }
 }

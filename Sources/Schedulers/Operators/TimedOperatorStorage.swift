@@ -38,15 +38,14 @@ where
     var outputs: [Output] = []
     var outputsHead = 0
     var downstream: Downstream?
-    var timer: (id: UInt64, cancellable: (any Cancellable)?)?
-    var nextTimerID: UInt64 = 0
+    var timer = OperatorTimer<S.SchedulerTimeType>()
   }
 
   /// What to do once the lock is released.
   private struct Work {
     var resume: (Downstream, Result<Element?, Failure>)?
     var cancelTimer: (any Cancellable)?
-    var scheduleTimer: (id: UInt64, at: S.SchedulerTimeType)?
+    var startTimer: OperatorTimer<S.SchedulerTimeType>.Start?
     var cancelUpstream: Task<Void, Never>?
   }
 
@@ -117,8 +116,7 @@ where
       state.phase = .ended
       state.outputs.removeAll()
       state.outputsHead = 0
-      work.cancelTimer = state.timer?.cancellable
-      state.timer = nil
+      work.cancelTimer = state.timer.clear()
       if let downstream = state.downstream {
         state.downstream = nil
         work.resume = (downstream, .success(nil))
@@ -168,24 +166,9 @@ where
 
   private func timerFired(id: UInt64) {
     _ = handleEvent { state, now in
-      guard state.timer?.id == id else { return nil }
-      state.timer = nil
+      guard state.timer.fire(id) else { return nil }
       return state.machine.timerFired(at: now)
     }
-  }
-
-  private func startTimer(id: UInt64, at deadline: S.SchedulerTimeType) {
-    let cancellable = scheduler.scheduleCancellable(
-      after: deadline, tolerance: scheduler.minimumTolerance, options: nil
-    ) { [weak self] in
-      self?.timerFired(id: id)
-    }
-    let stale = state.withLock { state -> Bool in
-      guard state.timer?.id == id else { return true }
-      state.timer?.cancellable = cancellable
-      return false
-    }
-    if stale { cancellable.cancel() }
   }
 
   // MARK: Events
@@ -220,27 +203,14 @@ where
   /// Records a machine's effects: buffers its outputs, hands one to a waiting consumer, notes
   /// the timer change, and ends the sequence on a terminal output.
   private static func apply(_ effects: Effects, to state: inout State, work: inout Work) {
-    switch effects.timer {
-    case .keep:
-      break
-    case .cancel:
-      work.cancelTimer = state.timer?.cancellable
-      state.timer = nil
-    case .set(let deadline):
-      work.cancelTimer = state.timer?.cancellable
-      let id = state.nextTimerID
-      state.nextTimerID += 1
-      state.timer = (id, nil)
-      work.scheduleTimer = (id, deadline)
-    }
+    (work.cancelTimer, work.startTimer) = state.timer.apply(effects.timer)
     state.outputs.append(contentsOf: effects.outputs)
     if effects.outputs.contains(where: \.isTerminal) {
       if case .running(let upstream) = state.phase { work.cancelUpstream = upstream }
       state.phase = .ended
-      if let timer = state.timer {
-        work.cancelTimer = timer.cancellable
-        work.scheduleTimer = nil
-        state.timer = nil
+      if state.timer.isSet {
+        work.cancelTimer = state.timer.clear()
+        work.startTimer = nil
       }
     }
     if let downstream = state.downstream, let output = popOutput(&state) {
@@ -252,7 +222,13 @@ where
   private func perform(_ work: Work) {
     work.cancelTimer?.cancel()
     work.cancelUpstream?.cancel()
-    if let (id, deadline) = work.scheduleTimer { startTimer(id: id, at: deadline) }
+    if let start = work.startTimer {
+      scheduler.startOperatorTimer(start) { [weak self] id in
+        self?.timerFired(id: id)
+      } attach: { id, cancellable in
+        state.withLock { $0.timer.attach(cancellable, to: id) }
+      }
+    }
     if let (continuation, result) = work.resume { continuation.resume(returning: result) }
   }
 

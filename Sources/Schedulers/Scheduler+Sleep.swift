@@ -1,18 +1,4 @@
-import Synchronization
-
 extension Scheduler {
-  /// Schedules an action once at `date`, skipping it if the returned value is cancelled first.
-  public func scheduleCancellable(
-    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
-    options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
-  ) -> any Cancellable {
-    let cancelled = CancellationFlag()
-    schedule(after: date, tolerance: tolerance, options: options) {
-      if !cancelled.isCancelled { action() }
-    }
-    return cancelled
-  }
-
   /// Suspends the calling task until `deadline`, on this scheduler's clock.
   ///
   /// ```swift
@@ -75,23 +61,4 @@ extension Scheduler {
       try await sleep(until: deadline, tolerance: nil)
     }
   }
-}
-
-/// A cancellation flag: the cancellable of work that cannot be removed, only skipped.
-final class CancellationFlag: Cancellable {
-  private let flag = Atomic(false)
-  var isCancelled: Bool { flag.load(ordering: .acquiring) }
-  func cancel() { flag.store(true, ordering: .releasing) }
-}
-
-/// Where a sleep was called, carried to the scheduler in a task-local because the protocol's
-/// requirements cannot take default `#fileID` arguments.
-@usableFromInline
-struct CallSite: Sendable, CustomStringConvertible {
-  let fileID: StaticString
-  let line: UInt
-
-  @usableFromInline var description: String { "\(fileID):\(line)" }
-
-  @usableFromInline @TaskLocal static var current: CallSite?
 }

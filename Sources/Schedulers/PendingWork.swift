@@ -1,0 +1,45 @@
+/// One pending action of a ``TestScheduler``, as ``TestScheduler/pendingWork`` lists it.
+///
+/// ```swift
+/// for work in scheduler.pendingWork { print(work) }
+/// // repeating every 1 s, due in 1 s, scheduled at Countdown.swift:14
+/// ```
+public struct PendingWork<SchedulerTimeType: Strideable & Sendable>: Sendable, Equatable,
+  CustomStringConvertible
+where SchedulerTimeType.Stride: Sendable {
+  /// When the action is due.
+  public let deadline: SchedulerTimeType
+  /// How far the deadline is from the scheduler's `now` when the snapshot was taken (negative
+  /// for an overdue action).
+  public let dueIn: SchedulerTimeType.Stride
+  /// The interval of a repeating action, `nil` for a one-shot one.
+  public let interval: SchedulerTimeType.Stride?
+  /// The file that scheduled it, when the API could know it (sleeps, timers, main-actor
+  /// overloads, and code that set it); `nil` otherwise.
+  public let fileID: String?
+  /// The line that scheduled it, with ``fileID``.
+  public let line: UInt?
+
+  /// Whether the action repeats.
+  public var isRepeating: Bool { interval != nil }
+
+  /// Creates a description of pending work (the scheduler makes these).
+  public init(
+    deadline: SchedulerTimeType, dueIn: SchedulerTimeType.Stride,
+    interval: SchedulerTimeType.Stride?, fileID: String?, line: UInt?
+  ) {
+    self.deadline = deadline
+    self.dueIn = dueIn
+    self.interval = interval
+    self.fileID = fileID
+    self.line = line
+  }
+
+  /// "repeating every 1 s, due in 2 s, scheduled at Model.swift:12", or "an action due in 300
+  /// ms" when the call site is unknown.
+  public var description: String {
+    let kind = interval.map { "repeating every \($0)" } ?? "an action"
+    let site = fileID.map { ", scheduled at \($0):\(line ?? 0)" } ?? ""
+    return "\(kind), due in \(dueIn)\(site)"
+  }
+}
