@@ -26,10 +26,10 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - Precondition: `interval` is not negative.
   public func delay<S: Scheduler>(
     for interval: S.SchedulerTimeType.Stride, scheduler: S
-  ) -> AsyncDelaySequence<Self, S> {
+  ) -> SchedulerDelaySequence<Self, S> {
     precondition(
       interval >= .zero, "delay(for:scheduler:) needs an interval of zero or more, got \(interval)")
-    return AsyncDelaySequence(base: self, interval: interval, scheduler: scheduler)
+    return SchedulerDelaySequence(base: self, interval: interval, scheduler: scheduler)
   }
 }
 
@@ -39,7 +39,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// let delayed = toasts.delay(for: .seconds(2), scheduler: scheduler)
 /// ```
-public struct AsyncDelaySequence<Base: AsyncSequence & Sendable, S: Scheduler>: AsyncSequence,
+public struct SchedulerDelaySequence<Base: AsyncSequence & Sendable, S: Scheduler>: AsyncSequence,
   Sendable
 where Base.Element: Sendable {
   public typealias Element = Base.Element

@@ -30,10 +30,10 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - Precondition: `interval` is not negative.
   public func timeout<S: Scheduler>(
     _ interval: S.SchedulerTimeType.Stride, scheduler: S
-  ) -> AsyncTimeoutSequence<Self, S> {
+  ) -> SchedulerTimeoutSequence<Self, S> {
     precondition(
       interval >= .zero, "timeout(_:scheduler:) needs an interval of zero or more, got \(interval)")
-    return AsyncTimeoutSequence(base: self, interval: interval, scheduler: scheduler)
+    return SchedulerTimeoutSequence(base: self, interval: interval, scheduler: scheduler)
   }
 }
 
@@ -43,7 +43,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// let guarded = messages.timeout(.seconds(30), scheduler: scheduler)
 /// ```
-public struct AsyncTimeoutSequence<Base: AsyncSequence & Sendable, S: Scheduler>: AsyncSequence,
+public struct SchedulerTimeoutSequence<Base: AsyncSequence & Sendable, S: Scheduler>: AsyncSequence,
   Sendable
 where Base.Element: Sendable {
   public typealias Element = Base.Element

@@ -25,11 +25,11 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - Precondition: `interval` is not negative.
   public func debounce<S: Scheduler>(
     for interval: S.SchedulerTimeType.Stride, scheduler: S
-  ) -> AsyncDebounceSequence<Self, S> {
+  ) -> SchedulerDebounceSequence<Self, S> {
     precondition(
       interval >= .zero,
       "debounce(for:scheduler:) needs an interval of zero or more, got \(interval)")
-    return AsyncDebounceSequence(base: self, interval: interval, scheduler: scheduler)
+    return SchedulerDebounceSequence(base: self, interval: interval, scheduler: scheduler)
   }
 }
 
@@ -37,10 +37,10 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// interval. Made by ``_Concurrency/AsyncSequence/debounce(for:scheduler:)``.
 ///
 /// ```swift
-/// let debounced: AsyncDebounceSequence<AsyncStream<String>, AnySchedulerOf<DispatchQueue>> =
+/// let debounced: SchedulerDebounceSequence<AsyncStream<String>, AnySchedulerOf<DispatchQueue>> =
 ///   queries.debounce(for: .milliseconds(300), scheduler: scheduler)
 /// ```
-public struct AsyncDebounceSequence<Base: AsyncSequence & Sendable, S: Scheduler>: AsyncSequence,
+public struct SchedulerDebounceSequence<Base: AsyncSequence & Sendable, S: Scheduler>: AsyncSequence,
   Sendable
 where Base.Element: Sendable {
   public typealias Element = Base.Element

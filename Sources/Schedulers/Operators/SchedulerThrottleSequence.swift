@@ -28,11 +28,11 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - Precondition: `interval` is not negative.
   public func throttle<S: Scheduler>(
     for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool
-  ) -> AsyncThrottleSequence<Self, S> {
+  ) -> SchedulerThrottleSequence<Self, S> {
     precondition(
       interval >= .zero,
       "throttle(for:scheduler:latest:) needs an interval of zero or more, got \(interval)")
-    return AsyncThrottleSequence(
+    return SchedulerThrottleSequence(
       base: self, interval: interval, scheduler: scheduler, latest: latest)
   }
 }
@@ -43,7 +43,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// let throttled = offsets.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true)
 /// ```
-public struct AsyncThrottleSequence<Base: AsyncSequence & Sendable, S: Scheduler>: AsyncSequence,
+public struct SchedulerThrottleSequence<Base: AsyncSequence & Sendable, S: Scheduler>: AsyncSequence,
   Sendable
 where Base.Element: Sendable {
   public typealias Element = Base.Element
