@@ -57,6 +57,7 @@ struct ScheduleQueue<Time: Strideable> {
   mutating func insert(_ entry: Entry) {
     entries.append(entry)
     siftUp(from: entries.count - 1)
+    checkInvariants()
   }
 
   /// Removes and returns the entry that runs next.
@@ -69,8 +70,7 @@ struct ScheduleQueue<Time: Strideable> {
       last.handle?.index = ScheduleQueueHandle<Time>.notQueued
       return last
     }
-    let first = replaceFirst(with: last)
-    return first
+    return replaceFirst(with: last)
   }
 
   /// Removes the entry at `index` (an index a handle reported).
@@ -92,6 +92,7 @@ struct ScheduleQueue<Time: Strideable> {
     } else {
       siftDown(from: index)
     }
+    checkInvariants()
     return removed
   }
 
@@ -108,6 +109,7 @@ struct ScheduleQueue<Time: Strideable> {
     if first.handle !== entry.handle {
       first.handle?.index = ScheduleQueueHandle<Time>.notQueued
     }
+    checkInvariants()
     return first
   }
 
@@ -165,6 +167,30 @@ struct ScheduleQueue<Time: Strideable> {
       (base + hole).initialize(to: moving)
       moving.handle?.index = hole
     }
+  }
+
+  /// Checks the heap's invariants, when the package is built with
+  /// `-Xswiftc -DSCHEDULERS_INTERNAL_CHECKS` (as the differential fuzz run in CI is): every
+  /// entry runs no earlier than its parent, and every handle knows its entry's index. Compiles
+  /// to nothing otherwise, as swift-collections does with its internal checks.
+  ///
+  /// - Complexity: O(n) when checks are on; O(1) otherwise.
+  @inlinable @inline(__always)
+  func checkInvariants() {
+    #if SCHEDULERS_INTERNAL_CHECKS
+      for index in entries.indices {
+        if let handle = entries[index].handle {
+          precondition(
+            handle.index == index,
+            "ScheduleQueue: the handle of the entry at \(index) says \(handle.index)")
+        }
+        guard index > 0 else { continue }
+        let parent = Self.parent(of: index)
+        precondition(
+          !entries[index].runsBefore(entries[parent]),
+          "ScheduleQueue: the entry at \(index) runs before its parent at \(parent)")
+      }
+    #endif
   }
 
   /// The entries in the order they would run.

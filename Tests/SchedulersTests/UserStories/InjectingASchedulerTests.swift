@@ -2,7 +2,7 @@ import Dispatch
 import Schedulers
 import Testing
 
-// Story 1: a view model that reloads an episode delivers the result on the main queue. It
+// A view model that reloads an episode delivers the result on the main queue. It
 // takes an `AnySchedulerOf<DispatchQueue>`: production passes `.main`, tests pass
 // `.immediate` or `.test`. The view model has no generic parameter.
 
@@ -42,8 +42,8 @@ final class EpisodeViewModel {
 }
 
 @MainActor
-@Suite("Story 1: inject a scheduler without generics")
-struct Story1InjectASchedulerTests {
+@Suite("Injecting a scheduler without generics")
+struct InjectingASchedulerTests {
   @Test func productionPassesTheMainQueue() {
     // Compiles with no generic parameter: the type is all a caller sees.
     let model: EpisodeViewModel = EpisodeViewModel(client: .mock, mainQueue: .main)

@@ -3,13 +3,13 @@ import Schedulers
 import SchedulersTesting
 import Testing
 
-// Story 4: a view model has a reload that uses the main queue and a favourite toggle that does
+// A view model has a reload that uses the main queue and a favourite toggle that does
 // not. The toggle's test passes `.unimplemented`: it passes today, and fails with a clear
 // message naming the scheduler and the call site the day the toggle starts using it.
 
 @MainActor
-@Suite("Story 4: prove a code path uses no scheduler")
-struct Story4UnimplementedTests {
+@Suite("Proving a code path uses no scheduler")
+struct ProvingACodePathUsesNoSchedulerTests {
   @Test func theFavoriteToggleUsesNoScheduler() {
     let model = EpisodeViewModel(client: .mock, mainQueue: .unimplemented("mainQueue"))
     model.favoriteButtonTapped()
@@ -23,7 +23,7 @@ struct Story4UnimplementedTests {
       model.reloadButtonTapped()
     } matching: { issue in
       issue.description.contains("Unimplemented scheduler 'mainQueue'")
-        && issue.description.contains("Story4UnimplementedTests.swift:\(line)")
+        && issue.description.contains("ProvingACodePathUsesNoSchedulerTests.swift:\(line)")
         && issue.description.contains("schedule(options:_:)")
     }
   }

@@ -2,7 +2,7 @@ import Dispatch
 import Schedulers
 import Testing
 
-// Story 2: a home screen waits 10 seconds after a button tap, then loads episodes. With
+// A home screen waits 10 seconds after a button tap, then loads episodes. With
 // `.immediate` the test sees the episodes at once; with `.test` the test advances 9 s
 // (nothing), then 1 s (episodes present).
 
@@ -30,8 +30,8 @@ final class HomeViewModel {
 }
 
 @MainActor
-@Suite("Story 2: a ten-second delay, tested without waiting")
-struct Story2TenSecondDelayTests {
+@Suite("A ten-second delay, tested without waiting")
+struct DelayedWorkTests {
   @Test func withTheImmediateSchedulerTheEpisodesArePresentAtOnce() {
     let model = HomeViewModel(scheduler: .immediate)
     model.reloadButtonTapped()

@@ -4,7 +4,7 @@ import SchedulersTesting
 import Synchronization
 import Testing
 
-// Story 8: a callback API is wrapped with a checked continuation that must resume exactly
+// A callback API is wrapped with a checked continuation that must resume exactly
 // once, on success, on failure and on cancellation. Scheduled callbacks and async sleeps must
 // never resume a continuation twice or leak one (a leaked continuation hangs a test forever).
 
@@ -73,54 +73,56 @@ extension LegacyWeatherService {
   }
 }
 
-@Suite("Story 8: a completion handler bridged to async/await")
-struct Story8CompletionHandlerTests {
-  @Test func resumesOnceWithTheValue() async throws {
-    let test = DispatchQueue.test
-    try await deterministically(test) {
-      let service = LegacyWeatherService(
-        scheduler: test.eraseToAnyScheduler(), outcome: .success(21))
-      let call = Task { try await service.temperature() }
-      await test.advance(by: .seconds(1))
-      let value = try await call.value
-      #expect(value == 21)
-    }
-  }
-
-  @Test func resumesOnceWithTheError() async throws {
-    let test = DispatchQueue.test
-    try await deterministically(test) {
-      let service = LegacyWeatherService(
-        scheduler: test.eraseToAnyScheduler(), outcome: .failure(LegacyError()))
-      let call = Task { try await service.temperature() }
-      await test.advance(by: .seconds(1))
-      await #expect(throws: LegacyError.self) { try await call.value }
-    }
-  }
-
-  @Test func resumesOnceOnCancellationAndTheLateCallbackDoesNothing() async throws {
-    let test = DispatchQueue.test
-    try await deterministically(test) {
-      let service = LegacyWeatherService(
-        scheduler: test.eraseToAnyScheduler(), outcome: .success(21))
-      let call = Task { try await service.temperature() }
-      await test.advance(by: .milliseconds(500))
-      call.cancel()
-      await test.advance(by: .seconds(1))
-      await #expect(throws: CancellationError.self) { try await call.value }
-      #expect(test.pendingActionCount == 0)
-    }
-  }
-
-  @Test func aLeakedContinuationIsReportedInsteadOfHanging() async throws {
-    try await withKnownIssue {
-      try await withDeterministicExecution {
-        // A continuation nobody resumes, and that ignores cancellation: without the run's
-        // deadlock detection this test would hang forever.
-        await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+extension AsyncStories {
+  @Suite("A completion handler bridged to async/await")
+  struct CompletionHandlerBridgeTests {
+    @Test func resumesOnceWithTheValue() async throws {
+      let test = DispatchQueue.test
+      try await deterministically(test) {
+        let service = LegacyWeatherService(
+          scheduler: test.eraseToAnyScheduler(), outcome: .success(21))
+        let call = Task { try await service.temperature() }
+        await test.advance(by: .seconds(1))
+        let value = try await call.value
+        #expect(value == 21)
       }
-    } matching: { issue in
-      issue.description.contains("deadlocked")
+    }
+
+    @Test func resumesOnceWithTheError() async throws {
+      let test = DispatchQueue.test
+      try await deterministically(test) {
+        let service = LegacyWeatherService(
+          scheduler: test.eraseToAnyScheduler(), outcome: .failure(LegacyError()))
+        let call = Task { try await service.temperature() }
+        await test.advance(by: .seconds(1))
+        await #expect(throws: LegacyError.self) { try await call.value }
+      }
+    }
+
+    @Test func resumesOnceOnCancellationAndTheLateCallbackDoesNothing() async throws {
+      let test = DispatchQueue.test
+      try await deterministically(test) {
+        let service = LegacyWeatherService(
+          scheduler: test.eraseToAnyScheduler(), outcome: .success(21))
+        let call = Task { try await service.temperature() }
+        await test.advance(by: .milliseconds(500))
+        call.cancel()
+        await test.advance(by: .seconds(1))
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(test.pendingActionCount == 0)
+      }
+    }
+
+    @Test func aLeakedContinuationIsReportedInsteadOfHanging() async throws {
+      try await withKnownIssue {
+        try await withDeterministicExecution {
+          // A continuation nobody resumes, and that ignores cancellation: without the run's
+          // deadlock detection this test would hang forever.
+          await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+        }
+      } matching: { issue in
+        issue.description.contains("deadlocked")
+      }
     }
   }
 }

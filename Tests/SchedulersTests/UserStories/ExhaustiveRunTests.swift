@@ -4,7 +4,7 @@ import SchedulersTesting
 import Synchronization
 import Testing
 
-// Story 5: `run()` executes everything until nothing is scheduled. A repeating timer never
+// `run()` executes everything until nothing is scheduled. A repeating timer never
 // drains, so `run()` on it must not hang a test forever: it stops at a documented bound and
 // reports it. A timer limited to 3 ticks drains in exactly 3 ticks.
 
@@ -28,8 +28,8 @@ final class LimitedTimer: Sendable {
   }
 }
 
-@Suite("Story 5: exhaustive runs")
-struct Story5ExhaustiveRunTests {
+@Suite("Exhaustive runs that never hang")
+struct ExhaustiveRunTests {
   @Test func aTimerLimitedToThreeTicksDrainsInExactlyThreeTicks() {
     let scheduler = DispatchQueue.test
     let start = scheduler.now
