@@ -40,8 +40,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// let debounced: SchedulerDebounceSequence<AsyncStream<String>, AnySchedulerOf<DispatchQueue>> =
 ///   queries.debounce(for: .milliseconds(300), scheduler: scheduler)
 /// ```
-public struct SchedulerDebounceSequence<Base: AsyncSequence & Sendable, S: Scheduler>: AsyncSequence,
-  Sendable
+public struct SchedulerDebounceSequence<Base: AsyncSequence & Sendable, S: Scheduler>:
+  AsyncSequence, Sendable
 where Base.Element: Sendable {
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure

@@ -39,8 +39,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// let delayed = toasts.delay(for: .seconds(2), scheduler: scheduler)
 /// ```
-public struct SchedulerDelaySequence<Base: AsyncSequence & Sendable, S: Scheduler>: AsyncSequence,
-  Sendable
+public struct SchedulerDelaySequence<Base: AsyncSequence & Sendable, S: Scheduler>:
+  AsyncSequence, Sendable
 where Base.Element: Sendable {
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure

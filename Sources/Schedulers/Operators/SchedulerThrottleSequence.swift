@@ -43,8 +43,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// let throttled = offsets.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true)
 /// ```
-public struct SchedulerThrottleSequence<Base: AsyncSequence & Sendable, S: Scheduler>: AsyncSequence,
-  Sendable
+public struct SchedulerThrottleSequence<Base: AsyncSequence & Sendable, S: Scheduler>:
+  AsyncSequence, Sendable
 where Base.Element: Sendable {
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure

@@ -43,8 +43,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// let guarded = messages.timeout(.seconds(30), scheduler: scheduler)
 /// ```
-public struct SchedulerTimeoutSequence<Base: AsyncSequence & Sendable, S: Scheduler>: AsyncSequence,
-  Sendable
+public struct SchedulerTimeoutSequence<Base: AsyncSequence & Sendable, S: Scheduler>:
+  AsyncSequence, Sendable
 where Base.Element: Sendable {
   public typealias Element = Base.Element
   /// Either the upstream's failure or ``TimeoutError``.
