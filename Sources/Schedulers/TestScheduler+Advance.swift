@@ -73,6 +73,10 @@ extension TestScheduler {
   /// scheduler.run(maxActions: 1_000)   // a tighter bound
   /// ```
   ///
+  /// `maxActions` is the most actions this call runs before it stops and records a
+  /// failure (when actions are still pending): the guard that turns an endless repeating
+  /// timer into a test failure instead of a hang.
+  ///
   /// - Returns: the number of actions that ran.
   /// - Precondition: `maxActions` is not negative, and no other advance is running.
   @discardableResult

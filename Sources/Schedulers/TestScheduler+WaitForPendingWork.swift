@@ -23,7 +23,7 @@ extension TestScheduler {
   /// ```swift
   /// Task { await model.startPolling() }  // sleeps on the scheduler, some time later
   /// try await scheduler.waitForPendingWork(count: 1)
-  /// scheduler.advance(by: .seconds(5))
+  /// await scheduler.advance(by: .seconds(5))
   /// ```
   public func waitForPendingWork(
     count: Int = 1, timeout: Duration = .seconds(60),

@@ -7,7 +7,7 @@ import Synchronization
 /// Inside the run, `@MainActor` code, `Task {}` created anywhere, actors, task groups and
 /// `AsyncStream`s all go through one queue, run one job at a time, in order (main-actor jobs
 /// on the main queue, the others on the run's driver thread). A test
-/// scheduler's async ``TestScheduler/advance(by:)`` then returns only when every task the step
+/// scheduler's async `TestScheduler/advance(by:)` then returns only when every task the step
 /// made runnable has run until it suspends on something not yet due, or finishes. No
 /// `Task.yield()`, no real-time waits:
 ///
@@ -46,6 +46,10 @@ import Synchronization
 /// Where SE-0471 custom executors are missing (toolchains before Swift 6.3, Apple platforms
 /// before the 26.4 generation) the body simply runs, and async `advance` falls back to the
 /// synchronous one.
+/// `outsideWorkTimeout` is how long, in real time, the run waits for work begun with
+/// ``withOutsideWork(_:)`` to finish while nothing else in the run can progress, before it
+/// reports a deadlock. It is only a guard against a hang: outside work that finishes sooner
+/// ends the wait at once. Durations past about 292 years mean "forever".
 public func withDeterministicExecution<R: Sendable>(
   outsideWorkTimeout: Duration = .seconds(10),
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -61,6 +65,12 @@ public func withDeterministicExecution<R: Sendable>(
 /// and a failure recorded if the body leaves sleepers pending on it.
 ///
 /// See ``withDeterministicExecution(outsideWorkTimeout:fileID:filePath:line:column:_:)``.
+/// `scheduler` is the test scheduler whose virtual clock plain `Task.sleep` follows inside
+/// the run, and whose pending sleepers are reported when the body returns. `outsideWorkTimeout`
+/// is how long, in real time, the run waits for work begun with
+/// ``withOutsideWork(_:)`` to finish while nothing else in the run can progress, before it
+/// reports a deadlock. It is only a guard against a hang: outside work that finishes sooner
+/// ends the wait at once. Durations past about 292 years mean "forever".
 public func withDeterministicExecution<Time, Options, R: Sendable>(
   scheduler: TestScheduler<Time, Options>,
   outsideWorkTimeout: Duration = .seconds(10),

@@ -56,9 +56,9 @@ where SchedulerTimeType.Stride: Sendable {
 /// ```swift
 /// let scheduler = DispatchQueue.test
 /// let recording = RecordingScheduler(scheduler)
-/// let model = SearchModel(scheduler: recording.eraseToAnyScheduler())
-/// model.queryChanged("a")
-/// #expect(recording.history.map(\.method) == [.now, .scheduleAfter])
+/// let debouncer = Debouncer(for: .milliseconds(300), scheduler: recording)
+/// debouncer.call { print("search") }
+/// #expect(recording.history.map(\.method) == [.now, .minimumTolerance, .scheduleCancellable])
 /// #expect(recording.history.last?.delay == .milliseconds(300))
 /// ```
 public final class RecordingScheduler<Base: Scheduler>: Scheduler, Sendable {

@@ -19,7 +19,7 @@ import Testing
 /// Otherwise it calls `XCTFail`, which fails a running XCTest test and does nothing outside
 /// one, and writes the message to standard error, so that a program outside any test sees the
 /// message and goes on. `Schedulers` finds this type by name at run time: linking
-/// `SchedulersTesting` into a test target is all it takes for a ``Schedulers/TestScheduler``'s `run()`
+/// `SchedulersTesting` into a test target is all it takes for a `TestScheduler`'s `run()`
 /// bound to fail the test.
 public struct TestFailureReporter: TestFailureReporting {
   /// Records `message` as a failure at the given source location.

@@ -14,7 +14,7 @@ import Schedulers
 /// ```
 ///
 /// Every use is recorded: the `schedule` methods (and so every overload built on them), the
-/// sleeps, and reads of ``now``. After recording, it behaves like an ``Schedulers/ImmediateScheduler`` so that the
+/// sleeps, and reads of ``now``. After recording, it behaves like an `ImmediateScheduler` so that the
 /// test can go on and report everything else that is wrong. Inside a Swift Testing test the
 /// failure is an issue (expect it with `withKnownIssue`); inside XCTest, an `XCTFail`; outside
 /// any test, a line on standard error. It never crashes the program.

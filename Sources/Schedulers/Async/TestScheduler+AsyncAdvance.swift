@@ -1,7 +1,7 @@
 extension TestScheduler {
   /// Advances the clock by `stride`, and returns when everything that became runnable has run.
   ///
-  /// Inside ``withDeterministicExecution(scheduler:outsideWorkTimeout:fileID:filePath:line:column:_:)``
+  /// Inside `withDeterministicExecution(scheduler:)` (from `SchedulersTesting`)
   /// the contract is exact: when the call returns, every task made runnable by the step
   /// (resumed sleepers, the tasks and actors they reach, the tasks those create) has run until
   /// it suspends on something not yet due, or finished. Sleepers registered during the step
@@ -56,6 +56,9 @@ extension TestScheduler {
   /// ```swift
   /// await scheduler.run()
   /// ```
+  ///
+  /// `maxActions` is the most actions this call runs before it stops and records a
+  /// failure (when actions are still pending).
   @discardableResult
   public func run(
     maxActions: Int = 100_000,

@@ -17,6 +17,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///
   /// - Failures are delayed like everything else, after the elements before them (as in
   ///   Combine; RxJS delivers an error at once and drops the elements still in flight).
+  /// - The finish is delayed by the interval too, as in Combine: an empty upstream finishes one
+  ///   interval late. RxJS 7 finishes once the source has finished and its last delayed element
+  ///   is out.
   /// - Nothing is dropped: elements in flight wait in a buffer that grows with the number of
   ///   elements the upstream produces within one interval.
   /// - The upstream is read from a task that starts with the iteration; cancelling the

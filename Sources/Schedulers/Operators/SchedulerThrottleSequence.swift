@@ -19,8 +19,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///
   /// - Two emissions are never closer than `interval`, the last one included: a finish or
   ///   failure that arrives while an element waits for its slot is delivered right after that
-  ///   element, at the end of the interval (as Combine does; RxJS emits the trailing element at
-  ///   once when the source completes).
+  ///   element, at the end of the interval (as Combine does, and RxJS 7's `throttleTime` with
+  ///   `trailing: true`).
   /// - An element arriving `interval` or more after the previous emission is emitted at once.
   /// - The upstream is read from a task that starts with the iteration; cancelling the
   ///   consuming task, or leaving the loop, cancels that task and the pending timer.

@@ -17,7 +17,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///
   /// ```
   /// upstream: a-b--c----d|
-  /// timeout:  a-b--c---#
+  /// timeout:  a-b--c--#
   /// ```
   ///
   /// - On a timeout the upstream is cancelled, and the failure is delivered after any elements

@@ -2,15 +2,15 @@ import Dispatch
 import Schedulers
 import Synchronization
 
-/// Tests a callback-based operator (a ``Schedulers/Debouncer``, a ``Schedulers/Throttler``, or
+/// Tests a callback-based operator (a `Debouncer`, a `Throttler`, or
 /// your own) against marble diagrams, synchronously on a test scheduler.
 ///
 /// `makeOperator` receives the test scheduler and an output to send events to, and returns
 /// the function each input event is handed to, at its frame:
 ///
 /// ```swift
-/// @Test func debouncer() {
-///   expectCallbackMarbles(
+/// @Test func debouncer() throws {
+///   try expectCallbackMarbles(
 ///     input:    "abcd----e---f-g----|",
 ///     expected: "------d----e-----g--",
 ///     frame: .milliseconds(100)
@@ -25,6 +25,11 @@ import Synchronization
 ///
 /// Every character stands for the one-character string it is. Time runs as in
 /// ``expectMarbles(input:expected:frame:maxFrames:fileID:filePath:line:column:_:)``.
+///
+/// `maxFrames` is the last frame the test plays (or the end of the longer marble
+/// string, if that is later): an operator that has not ended by then is cancelled, and its
+/// output compared as it stands. Bounds a test of an operator
+/// that never finishes (a timer, a bug) instead of letting it run forever.
 ///
 /// - Throws: ``MarbleSyntaxError`` for a marble string that cannot be read.
 @discardableResult

@@ -28,13 +28,18 @@ public typealias MarbleInput<Value: Sendable> = AsyncThrowingStream<Value, any E
 /// `maxFrames`; the operator is then cancelled. A mismatch records one failure listing the
 /// input, expected and actual timelines and each instant where they differ.
 ///
-/// The test runs inside ``Schedulers/withDeterministicExecution(scheduler:outsideWorkTimeout:fileID:filePath:line:column:_:)``,
+/// The test runs inside ``withDeterministicExecution(scheduler:outsideWorkTimeout:fileID:filePath:line:column:_:)``,
 /// so an operator's tasks have always run before time moves on. Each call uses its own test
 /// scheduler and recorder: marble tests can run in parallel (their deterministic runs take
 /// turns).
 ///
+/// `maxFrames` is the last frame the test plays (or the end of the longer marble
+/// string, if that is later): an operator that has not ended by then is cancelled, and its
+/// output compared as it stands. Bounds a test of an operator
+/// that never finishes (a timer, a bug) instead of letting it run forever.
+///
 /// - Throws: ``MarbleSyntaxError`` for a marble string that cannot be read, or the run's
-///   ``Schedulers/DeterministicExecutionError``.
+///   ``DeterministicExecutionError``.
 @discardableResult
 public func expectMarbles<Operated: AsyncSequence & Sendable>(
   input: String,

@@ -23,7 +23,8 @@ public struct MarbleTimeline<Value: Sendable>: Sendable {
     self.events = events
   }
 
-  /// The frame count the string spans (its length in columns).
+  /// The frame of the last event, or 0 for a timeline without events. Trailing `-` after the
+  /// last event are not events, so they do not count.
   public var lastFrame: Int { events.last?.frame ?? 0 }
 
   /// Reads a marble string; each element character is looked up in `values`.

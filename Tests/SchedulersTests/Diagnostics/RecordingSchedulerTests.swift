@@ -18,6 +18,16 @@ struct RecordingSchedulerTests {
     #expect(scheduled.first?.at == scheduler.now)
   }
 
+  /// The type's doc example, exactly: the history includes the reads a debouncer makes.
+  @Test func theDocExampleHistoryIsExact() {
+    let scheduler = DispatchQueue.test
+    let recording = RecordingScheduler(scheduler)
+    let debouncer = Debouncer(for: .milliseconds(300), scheduler: recording)
+    debouncer.call { print("search") }
+    #expect(recording.history.map(\.method) == [.now, .minimumTolerance, .scheduleCancellable])
+    #expect(recording.history.last?.delay == .milliseconds(300))
+  }
+
   @Test func everyMethodIsRecordedAndForwarded() async throws {
     let scheduler = DispatchQueue.test
     let recording = RecordingScheduler(scheduler)
