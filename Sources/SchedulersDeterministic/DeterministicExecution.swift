@@ -110,9 +110,32 @@ public func withOutsideWork<R: Sendable>(
 }
 
 /// The error thrown when a deterministic run cannot finish.
+///
+/// The run also records the same text as a failure of the running test, at the line that
+/// started the run. A run that deadlocks cancels its body; if the body then finishes, this is
+/// thrown in place of whatever the body returned or threw (typically a bare
+/// `CancellationError`), so the report says what happened.
+///
+/// ```swift
+/// do {
+///   try await withDeterministicExecution(scheduler: scheduler) {
+///     try await scheduler.sleep(for: .seconds(1))  // nobody advances
+///   }
+/// } catch let error as DeterministicExecutionError {
+///   print(error)  // "Deterministic run deadlocked: ... Pending: 1 on the test scheduler: ..."
+/// }
+/// ```
 public struct DeterministicExecutionError: Error, CustomStringConvertible {
   /// What went wrong, including any pending work.
   public let description: String
+  /// Whether the body was still suspended when the run gave up: it never finished, even when
+  /// cancelled, so a caller that must outlive it (the test trait) cannot return.
+  package let bodyIsStuck: Bool
+
+  package init(description: String, bodyIsStuck: Bool) {
+    self.description = description
+    self.bodyIsStuck = bodyIsStuck
+  }
 }
 
 struct SourceLocationOfCall: Sendable {
@@ -123,6 +146,22 @@ struct SourceLocationOfCall: Sendable {
   init(_ fileID: StaticString, _ filePath: StaticString, _ line: UInt, _ column: UInt) {
     (self.fileID, self.filePath, self.line, self.column) = (fileID, filePath, line, column)
   }
+
+  /// Records a failure of the running test here (call it on the test's own task).
+  func record(_ message: String) {
+    TestFailure.record(message, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+/// Runs `body` deterministically without recording failures: the caller (the test trait)
+/// records them at the test's own source location. Throws ``DeterministicExecutionError`` for
+/// a deadlock. (The trait's run has no test scheduler, so no pending sleepers to report.)
+package func withDeterministicExecutionReportedByCaller<R: Sendable>(
+  _ body: @escaping @Sendable () async throws -> R
+) async throws -> R {
+  try await runDeterministically(
+    scheduleVirtualSleep: nil, describePending: { nil }, outsideWorkTimeout: .seconds(10),
+    location: nil, body)
 }
 
 extension DeterministicRun {
@@ -136,7 +175,7 @@ private func runDeterministically<R: Sendable>(
   scheduleVirtualSleep: (@Sendable (Duration, @escaping @Sendable () -> Void) -> any Cancellable)?,
   describePending: @escaping @Sendable () -> String?,
   outsideWorkTimeout: Duration,
-  location: SourceLocationOfCall,
+  location: SourceLocationOfCall?,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
   guard jobRoutingIsInstalled else { return try await body() }
@@ -150,36 +189,50 @@ private func runDeterministically<R: Sendable>(
     scheduleVirtualSleep: scheduleVirtualSleep, describePending: describePending,
     outsideWorkTimeout: outsideWorkTimeout)
   let outcome = Outcome<R>()
-  let ending = await withCheckedContinuation {
-    (done: CheckedContinuation<DeterministicRun.Ending, Never>) in
-    DeterministicRun.activate(run)
-    // Created while routing is active, so the body's first job is already on the run's queue.
-    // Not detached: the body inherits the caller's task-locals, such as the running test.
-    let task = Task {
-      let result = await DeterministicRunHook.$current.withValue(run) {
-        do { return Result<R, any Error>.success(try await body()) } catch {
-          return .failure(error)
+  // The caller's cancellation reaches the body at once: the body runs in a task of its own
+  // (so that its jobs go to the run), which the handler cancels.
+  let bodyTask = Mutex<Task<Void, Never>?>(nil)
+  let ending = await withTaskCancellationHandler {
+    await withCheckedContinuation { (done: CheckedContinuation<DeterministicRun.Ending, Never>) in
+      DeterministicRun.activate(run)
+      // Created while routing is active, so the body's first job is already on the run's
+      // queue. Not detached: the body inherits the caller's task-locals (the running test).
+      let task = Task {
+        let result = await DeterministicRunHook.$current.withValue(run) {
+          do { return Result<R, any Error>.success(try await body()) } catch {
+            return .failure(error)
+          }
         }
+        outcome.value.withLock { $0 = result }
+        run.bodyDidFinish()
       }
-      outcome.value.withLock { $0 = result }
-      run.bodyDidFinish()
+      bodyTask.withLock { $0 = task }
+      // A cancellation that came before the task was stored found nothing to cancel.
+      if Task.isCancelled { task.cancel() }
+      startDriverThread {
+        let ending = run.drive(cancelBody: { task.cancel() })
+        DeterministicRun.activate(nil)
+        run.forwardRemainingJobs()
+        done.resume(returning: ending)
+      }
     }
-    startDriverThread {
-      let ending = run.drive(cancelBody: { task.cancel() })
-      DeterministicRun.activate(nil)
-      run.forwardRemainingJobs()
-      done.resume(returning: ending)
-    }
+  } onCancel: {
+    bodyTask.withLock { $0 }?.cancel()
   }
+  // Failures are recorded here, on the caller's task, where the test framework knows which
+  // test is running (the driver thread belongs to no test), and thrown with the same text.
   switch ending {
   case .deadlocked(let reason):
-    throw DeterministicExecutionError(description: "Deterministic run deadlocked: \(reason)")
+    let report = "Deterministic run deadlocked: \(reason)"
+    location?.record(report)
+    throw DeterministicExecutionError(description: report, bodyIsStuck: true)
   case .finished:
+    if let report = run.deadlockReport {
+      location?.record(report)
+      throw DeterministicExecutionError(description: report, bodyIsStuck: false)
+    }
     if let pending = describePending() {
-      TestFailure.record(
-        "The deterministic run's body finished with work still pending: \(pending).",
-        fileID: location.fileID, filePath: location.filePath, line: location.line,
-        column: location.column)
+      location?.record("The deterministic run's body finished with work still pending: \(pending).")
     }
     return try outcome.value.withLock { $0 }!.get()
   }

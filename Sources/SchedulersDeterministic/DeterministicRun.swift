@@ -36,6 +36,9 @@ final class DeterministicRun: DeterministicRunIdleness {
     var bodyFinished = false
     var driverIsWaiting = false
     var cancelledBodyForDeadlock = false
+    /// What the run saw when it first found itself deadlocked (and cancelled the body): the
+    /// caller reports it, on its own task, where the test framework knows the running test.
+    var deadlockReport: String?
     /// Set when the run has ended and handed its jobs back: later jobs are refused.
     var isClosed = false
     /// Plain `Task.sleep` wake-ups waiting on the virtual clock, by id.
@@ -212,11 +215,14 @@ final class DeterministicRun: DeterministicRunIdleness {
         if !state.idleWaiters.isEmpty {
           return .resumeIdleWaiter(state.idleWaiters.removeFirst())
         }
+        // Once the body has finished and nothing is runnable, the run ends: outside work still
+        // pending (a plain sleep's real-time timer, say) no longer holds it; its job, if it
+        // ever comes, goes to whoever is in charge then.
+        if state.bodyFinished { return .finish }
         if state.outsideWork > 0 {
           state.driverIsWaiting = true
           return .waitForOutsideWork
         }
-        if state.bodyFinished { return .finish }
         return .deadlock(cancelledBefore: state.cancelledBodyForDeadlock)
       }
       switch step {
@@ -247,15 +253,21 @@ final class DeterministicRun: DeterministicRunIdleness {
             "the body is suspended, nothing in the run can resume it, and it did not finish when cancelled"
               + pendingSuffix())
         }
-        state.withLock { $0.cancelledBodyForDeadlock = true }
-        TestFailure.record(
+        // Described now, before the cancellation removes the sleepers it would name.
+        let report =
           "Deterministic run deadlocked: the body is suspended and nothing in the run can resume it (no job is runnable, no outside work is pending)."
-            + pendingSuffix() + " Cancelling the body.",
-          fileID: #fileID, filePath: #filePath, line: #line, column: #column)
+          + pendingSuffix() + " The body was cancelled."
+        state.withLock {
+          $0.cancelledBodyForDeadlock = true
+          $0.deadlockReport = report
+        }
         cancelBody()
       }
     }
   }
+
+  /// The deadlock the run found and answered by cancelling the body, if any.
+  var deadlockReport: String? { state.withLock { $0.deadlockReport } }
 
   private func pendingSuffix() -> String {
     describePending().map { " Pending: \($0)." } ?? ""

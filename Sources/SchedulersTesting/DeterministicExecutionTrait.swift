@@ -33,10 +33,15 @@ public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
     guard testCase != nil else { return try await function() }
     try await withoutActuallyEscaping(function) { function in
       do {
-        try await withDeterministicExecution { try await function() }
+        try await withDeterministicExecutionReportedByCaller { try await function() }
       } catch let error as DeterministicExecutionError {
-        preconditionFailure(
-          "\(test.name): \(error.description). The test's body is stuck, so the test cannot end.")
+        guard !error.bodyIsStuck else {
+          preconditionFailure(
+            "\(test.name): \(error.description). The test's body is stuck, so the test cannot end."
+          )
+        }
+        // Reported at the test's own declaration, the line the user wrote the trait on.
+        Issue.record(Comment(rawValue: error.description), sourceLocation: test.sourceLocation)
       }
     }
   }

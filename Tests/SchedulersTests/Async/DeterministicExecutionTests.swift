@@ -110,18 +110,46 @@ struct DeterministicExecutionTests {
     await scheduler.advance(by: .seconds(42))  // let the leftover sleeper go
   }
 
-  @Test func aBodyWaitingForASleeperNobodyAdvancesIsCancelledNotHung() async throws {
+  /// The user's mistake of forgetting to advance: the test report says what happened, where,
+  /// and what was pending, instead of a bare `CancellationError` and a message on standard
+  /// error that no test owns.
+  @Test func aBodyWaitingForASleeperNobodyAdvancesFailsTheTestNamingWhatWasPending() async throws {
     let scheduler = DispatchQueue.test
-    try await withKnownIssue {
-      try await withDeterministicExecution(scheduler: scheduler) {
-        try await scheduler.sleep(for: .seconds(1))  // nobody advances: a deadlock
+    let locations = Recorder<String>()
+    var thrown: (any Error)?
+    let line = #line + 3
+    await withKnownIssue {
+      do {
+        try await withDeterministicExecution(scheduler: scheduler) {
+          try await scheduler.sleep(for: .seconds(1))  // nobody advances: a deadlock
+        }
+      } catch {
+        thrown = error
       }
     } matching: { issue in
-      issue.description.contains("deadlocked")
-        && issue.description.contains("1 on the test scheduler")
-        || issue.error is CancellationError
+      locations.append("\(issue.sourceLocation.map { "\($0.fileName):\($0.line)" } ?? "none")")
+      return issue.description.contains("deadlocked")
+        && issue.description.contains("Pending: 1 on the test scheduler: an action, due in 1 s")
+        && issue.description.contains("DeterministicExecutionTests.swift:\(line + 1)")
     }
+    #expect(locations.values == ["DeterministicExecutionTests.swift:\(line)"])
+    let error = try #require(thrown as? DeterministicExecutionError)
+    #expect(error.description.contains("Pending: 1 on the test scheduler"))
     #expect(scheduler.pendingActionCount == 0)  // cancellation removed the sleeper
+  }
+
+  /// Cancelling the task that awaits a run cancels the body at once. Without a scheduler, a
+  /// plain `Task.sleep` in a run sleeps in real time, as outside work: before, the run let it
+  /// sleep its 5 s and returned "slept".
+  @Test func cancellingTheCallerCancelsTheBodyAtOnce() async throws {
+    let run = Task {
+      try await withDeterministicExecution {
+        try await Task.sleep(for: .seconds(5))
+        return "slept"
+      }
+    }
+    run.cancel()
+    await #expect(throws: CancellationError.self) { try await run.value }
   }
 
   @Test func outsideWorkIsAwaitedInsteadOfReportedAsADeadlock() async throws {
