@@ -35,9 +35,10 @@ import Synchronization
 ///   ``withOutsideWork(_:)``; otherwise the run reports a deadlock as soon as nothing else can
 ///   make progress.
 /// - If the body ends with sleepers still pending on `scheduler`, the run records a failure
-///   that lists them. If the body is suspended and nothing can resume it, the run records a
-///   deadlock, cancels the body, and throws ``DeterministicExecutionError`` if it still does
-///   not finish.
+///   that lists them. If the body is suspended and nothing can resume it, the run cancels the
+///   body, records the deadlock (with the pending work) as a failure at this call, and throws
+///   ``DeterministicExecutionError`` with the same text.
+/// - Cancelling the calling task cancels the body at once.
 /// - Runs never overlap: a second run waits for the first. Routing is process-wide, so jobs of
 ///   unrelated tests running in parallel are serialised through the run too (their plain
 ///   `Task.sleep`s keep real time).
@@ -46,6 +47,7 @@ import Synchronization
 /// Where SE-0471 custom executors are missing (toolchains before Swift 6.3, Apple platforms
 /// before the 26.4 generation) the body simply runs, and async `advance` falls back to the
 /// synchronous one.
+///
 /// `outsideWorkTimeout` is how long, in real time, the run waits for work begun with
 /// ``withOutsideWork(_:)`` to finish while nothing else in the run can progress, before it
 /// reports a deadlock. It is only a guard against a hang: outside work that finishes sooner
@@ -65,6 +67,7 @@ public func withDeterministicExecution<R: Sendable>(
 /// and a failure recorded if the body leaves sleepers pending on it.
 ///
 /// See ``withDeterministicExecution(outsideWorkTimeout:fileID:filePath:line:column:_:)``.
+///
 /// `scheduler` is the test scheduler whose virtual clock plain `Task.sleep` follows inside
 /// the run, and whose pending sleepers are reported when the body returns. `outsideWorkTimeout`
 /// is how long, in real time, the run waits for work begun with

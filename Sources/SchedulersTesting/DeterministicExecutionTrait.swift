@@ -20,8 +20,9 @@ import Testing
 ///
 /// Plain `Task.sleep` inside such a test sleeps in real time (as outside work); to put it on a
 /// virtual clock, use `withDeterministicExecution(scheduler:...)` with the test's scheduler.
-/// If the test deadlocks and does not finish even when cancelled, the process stops with a
-/// message saying so: the test's body is stuck, and the trait cannot return without it.
+/// If the test deadlocks, its body is cancelled and the deadlock is recorded as a failure at the
+/// test's declaration. If the body does not finish even when cancelled, the process stops with
+/// a message saying so: the body is stuck, and the trait cannot return without it.
 public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
   /// Applies to every test of a suite it is attached to.
   public var isRecursive: Bool { true }
