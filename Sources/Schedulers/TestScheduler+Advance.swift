@@ -147,9 +147,12 @@ extension TestScheduler {
         next > first.deadline,
         "TestScheduler: a repeating action's next deadline overflows the clock (at \(first.deadline), every \(interval))"
       )
+      // A repeating action keeps the sequence it was first scheduled with, so that repeating
+      // actions due at the same instant run in the order they were first scheduled, every
+      // tick (as in combine-schedulers). A shuffled scheduler draws a new place each tick.
+      let sequence = state.shuffle == nil ? first.sequence : state.takeSequence()
       state.queue.replaceFirst(
-        with: .init(
-          deadline: next, sequence: state.takeSequence(), action: first.action, handle: handle))
+        with: .init(deadline: next, sequence: sequence, action: first.action, handle: handle))
       return (first, state.now)
     }
   }

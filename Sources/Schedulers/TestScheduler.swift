@@ -18,7 +18,9 @@ import Synchronization
 /// ## Semantics
 /// - Actions due at the same instant run in the order they were scheduled (FIFO), also when
 ///   scheduled from inside other actions, unless the scheduler was created with
-///   ``SameInstantOrder/shuffled(seed:)``.
+///   ``SameInstantOrder/shuffled(seed:)``. Each tick of repeating work keeps the place of its
+///   first scheduling, as in combine-schedulers: a timer every 2 s and one every 3 s, both
+///   started at once and advanced 6 s, run 1, 2, 1, 1, 2 (at 2, 3, 4, 6, 6).
 /// - While an action runs, ``now`` equals its deadline. After `advance(to: t)`, `now == t`.
 /// - Time never moves backwards. An action scheduled for a past instant runs at the next
 ///   advance (even `advance(by: .zero)`) at the current `now`; `advance(to:)` a past instant

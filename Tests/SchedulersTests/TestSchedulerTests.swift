@@ -134,6 +134,32 @@ struct TestSchedulerTests {
     #expect(scheduler.pendingActionCount == 0)
   }
 
+  /// combine-schedulers' `testTwoIntervalOrdering`: ticks due at the same instant run in the
+  /// order their timers were first scheduled, every tick (before, the 3 s timer's tick, queued
+  /// at 3 s, ran before the 2 s timer's, queued at 4 s: 1, 2, 1, 2, 1).
+  @Test func repeatingWorkDueAtTheSameInstantRunsInTheOrderFirstScheduled() {
+    let scheduler = DispatchQueue.test
+    let log = Recorder<Int>()
+    let first = scheduler.schedule(
+      after: scheduler.now.advanced(by: .seconds(2)), interval: .seconds(2)
+    ) {
+      log.append(1)
+    }
+    let second = scheduler.schedule(
+      after: scheduler.now.advanced(by: .seconds(3)), interval: .seconds(3)
+    ) {
+      log.append(2)
+    }
+    scheduler.advance(by: .seconds(6))
+    #expect(log.values == [1, 2, 1, 1, 2])
+    // A one-shot action due at the same instant, scheduled after both timers, runs after them.
+    scheduler.schedule(after: scheduler.now.advanced(by: .seconds(6))) { log.append(3) }
+    scheduler.advance(by: .seconds(6))
+    #expect(log.values == [1, 2, 1, 1, 2, 1, 2, 1, 1, 2, 3])
+    first.cancel()
+    second.cancel()
+  }
+
   @Test func repeatingWorkCanCancelItselfFromItsOwnAction() {
     let scheduler = DispatchQueue.test
     let ticks = Counter()

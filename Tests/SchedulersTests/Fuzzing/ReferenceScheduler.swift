@@ -57,9 +57,11 @@ final class ReferenceScheduler {
     let first = entries.removeFirst()
     now = max(now, first.deadline)
     if let interval = first.interval {
-      schedule(
-        id: first.id, at: first.deadline + interval, interval: interval, cancellable: true,
-        nested: first.nested)
+      // A repeating action keeps the place it was first scheduled in, as in combine-schedulers.
+      var next = first
+      next.deadline = first.deadline + interval
+      entries.append(next)
+      entries.sort { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
     }
     log.append(.init(id: first.id, now: now))
     for operation in first.nested { perform(operation) }
