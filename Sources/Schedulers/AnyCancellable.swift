@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// Identity is reference identity: two `AnyCancellable` values are equal when they are the
 /// same object.
-public final class AnyCancellable: Cancellable, Hashable {
+public final class AnyCancellable: Cancellable, Hashable, Sendable {
   // The closure is taken out under the lock so that it runs at most once, outside the lock.
   private let cancelAction: Mutex<(@Sendable () -> Void)?>
 
@@ -27,7 +27,10 @@ public final class AnyCancellable: Cancellable, Hashable {
   /// Inlinable so that the closure is specialised for the caller's concrete type.
   @inlinable
   public convenience init(_ canceller: some Cancellable) {
-    self.init { canceller.cancel() }
+    // A cancellable may be cancelled from any thread (the protocol's contract), so it may
+    // travel into this Sendable closure even when its type does not say so.
+    let canceller = UncheckedSendable(canceller)
+    self.init { canceller.value.cancel() }
   }
 
   deinit { cancel() }

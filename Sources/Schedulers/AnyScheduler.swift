@@ -17,7 +17,8 @@
 ///
 /// Every call forwards to the wrapped scheduler, so an erased ``TestScheduler`` is still
 /// advanced through the original reference.
-public struct AnyScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: Scheduler
+public struct AnyScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: Scheduler,
+  Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   public typealias Stride = SchedulerTimeType.Stride
 
@@ -79,7 +80,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
 
   /// Wraps `scheduler`, forwarding every requirement, sleeps and cancellable work included.
   @inlinable
-  public init<S: Scheduler>(_ scheduler: S)
+  public init<S: Scheduler & Sendable>(_ scheduler: S)
   where S.SchedulerTimeType == SchedulerTimeType, S.SchedulerOptions == SchedulerOptions {
     _minimumTolerance = { scheduler.minimumTolerance }
     _now = { scheduler.now }
@@ -143,11 +144,11 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
 /// ```swift
 /// let scheduler: AnySchedulerOf<DispatchQueue> = .main
 /// ```
-public typealias AnySchedulerOf<S: Scheduler> = AnyScheduler<
+public typealias AnySchedulerOf<S: Scheduler & Sendable> = AnyScheduler<
   S.SchedulerTimeType, S.SchedulerOptions
 >
 
-extension Scheduler {
+extension Scheduler where Self: Sendable {
   /// Wraps this scheduler in an ``AnyScheduler``. Erasing an `AnyScheduler` returns it as is.
   ///
   /// ```swift
@@ -166,7 +167,7 @@ extension Scheduler {
 /// A scheduler made of closures, so that ``AnyScheduler``'s closure initialiser gets
 /// `scheduleCancellable` and the sleeps from the protocol's default implementations.
 private struct ClosureScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>:
-  Scheduler
+  Scheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   typealias Stride = SchedulerTimeType.Stride
   let minimumToleranceClosure: @Sendable () -> Stride

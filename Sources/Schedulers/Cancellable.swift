@@ -2,13 +2,14 @@
 /// ``Scheduler/schedule(after:interval:tolerance:options:_:)``.
 ///
 /// Cancelling is idempotent and may happen on any thread, including from inside the action
-/// being cancelled.
+/// being cancelled. Like Combine's protocol, it does not refine `Sendable`; ``AnyCancellable``
+/// is `Sendable` here (Combine's is not).
 ///
 /// ```swift
 /// let timer = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) { tick() }
 /// timer.cancel()  // no further ticks
 /// ```
-public protocol Cancellable: Sendable {
+public protocol Cancellable {
   /// Cancels the work. Calling it again does nothing.
   func cancel()
 }

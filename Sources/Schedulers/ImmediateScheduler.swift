@@ -17,7 +17,7 @@
 ///   runs as soon as the outer action returns (first-in, first-out), before the outermost
 ///   `schedule` call returns, on the same thread.
 public struct ImmediateScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>:
-  Scheduler
+  Scheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   /// The instant the scheduler was created with; it never changes.
   public let now: SchedulerTimeType

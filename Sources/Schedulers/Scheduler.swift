@@ -19,11 +19,13 @@
 /// let instant = HomeModel(scheduler: .immediate) // runs at once
 /// ```
 ///
-/// Schedulers are `Sendable`: every method may be called from any thread. Actions are
+/// The protocol does not refine `Sendable`, as Combine's does not: a `RunLoop` is a scheduler
+/// but not `Sendable`. Every scheduler this package provides is `Sendable`, and the operators,
+/// sleeps, timers and the clock view ask for `some Scheduler & Sendable`. Actions are
 /// `@Sendable` because a scheduler may run them on another thread than the caller's; to touch
 /// `@MainActor` state from an action, write the closure as `{ @MainActor in ... }`, which selects
 /// the main-actor overloads in `Scheduler+MainActor.swift`.
-public protocol Scheduler<SchedulerTimeType, SchedulerOptions>: Sendable {
+public protocol Scheduler<SchedulerTimeType, SchedulerOptions> {
   /// The instants of this scheduler's clock.
   associatedtype SchedulerTimeType: Strideable & Sendable
   where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable

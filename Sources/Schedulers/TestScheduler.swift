@@ -43,7 +43,7 @@ import Synchronization
 /// running and cancelling an action are O(log n) in the number of pending actions, with no
 /// sort per step and no linear search.
 public final class TestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>:
-  Scheduler
+  Scheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   public typealias Stride = SchedulerTimeType.Stride
 

@@ -11,7 +11,7 @@ import Dispatch
 /// ```swift
 /// let model = EpisodeModel(scheduler: UIScheduler.shared.eraseToAnyScheduler())
 /// ```
-public struct UIScheduler: Scheduler {
+public struct UIScheduler: Scheduler, Sendable {
   public typealias SchedulerTimeType = DispatchQueue.SchedulerTimeType
   public typealias SchedulerOptions = DispatchQueue.SchedulerOptions
 

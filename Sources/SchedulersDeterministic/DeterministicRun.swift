@@ -42,7 +42,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     /// Set when the run has ended and handed its jobs back: later jobs are refused.
     var isClosed = false
     /// Plain `Task.sleep` wake-ups waiting on the virtual clock, by id.
-    var virtualSleeps: [UInt64: (entry: (any Cancellable)?, job: QueuedJob)] = [:]
+    var virtualSleeps: [UInt64: (entry: SendableCancellable?, job: QueuedJob)] = [:]
     var nextVirtualSleep: UInt64 = 0
   }
 
@@ -124,11 +124,12 @@ final class DeterministicRun: DeterministicRunIdleness {
         )
         return state.nextVirtualSleep
       }
-      let entry = scheduleVirtualSleep(delay) {
+      let entry = SendableCancellable(
+        scheduleVirtualSleep(delay) {
         if let sleep = self.state.withLock({ $0.virtualSleeps.removeValue(forKey: id) }) {
           self.enqueueOrForward(sleep.job.job, onMainActor: sleep.job.onMainActor)
         }
-      }
+      })
       state.withLock { state in
         if state.virtualSleeps[id] != nil { state.virtualSleeps[id]?.entry = entry }
       }

@@ -61,7 +61,7 @@ where SchedulerTimeType.Stride: Sendable {
 /// #expect(recording.history.map(\.method) == [.now, .minimumTolerance, .scheduleCancellable])
 /// #expect(recording.history.last?.delay == .milliseconds(300))
 /// ```
-public final class RecordingScheduler<Base: Scheduler>: Scheduler, Sendable {
+public final class RecordingScheduler<Base: Scheduler & Sendable>: Scheduler, Sendable {
   public typealias SchedulerTimeType = Base.SchedulerTimeType
   public typealias SchedulerOptions = Base.SchedulerOptions
   public typealias Call = SchedulerCall<SchedulerTimeType>

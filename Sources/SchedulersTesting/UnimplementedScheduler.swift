@@ -19,7 +19,7 @@ import Schedulers
 /// failure is an issue (expect it with `withKnownIssue`); inside XCTest, an `XCTFail`; outside
 /// any test, a line on standard error. It never crashes the program.
 public struct UnimplementedScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>:
-  Scheduler
+  Scheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   /// The name used in failure messages; empty for an unnamed scheduler.
   public let name: String

@@ -163,12 +163,12 @@ struct TestSchedulerTests {
   @Test func repeatingWorkCanCancelItselfFromItsOwnAction() {
     let scheduler = DispatchQueue.test
     let ticks = Counter()
-    let holder = Recorder<any Cancellable>()
+    let holder = Recorder<AnyCancellable>()
     let timer = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {
       ticks.increment()
       if ticks.value == 3 { holder.values.first?.cancel() }
     }
-    holder.append(timer)
+    holder.append(AnyCancellable(timer))
     scheduler.advance(by: .seconds(100))
     #expect(ticks.value == 3)
     #expect(scheduler.pendingActionCount == 0)
@@ -178,13 +178,14 @@ struct TestSchedulerTests {
     let scheduler = DispatchQueue.test
     let deadline = scheduler.now.advanced(by: .seconds(1))
     let log = Recorder<String>()
-    let holder = Recorder<any Cancellable>()
+    let holder = Recorder<AnyCancellable>()
     scheduler.schedule(after: deadline) {
       log.append("canceller")
       holder.values.first?.cancel()
     }
     holder.append(
-      scheduler.schedule(after: deadline, interval: .seconds(1)) { log.append("cancelled") })
+      AnyCancellable(
+        scheduler.schedule(after: deadline, interval: .seconds(1)) { log.append("cancelled") }))
     scheduler.advance(by: .seconds(5))
     #expect(log.values == ["canceller"])
   }

@@ -11,7 +11,7 @@
 ///
 /// Durations convert to and from the scheduler's stride (see
 /// ``SchedulerTimeIntervalConvertible``).
-public struct SchedulerClock<S: Scheduler>: Clock
+public struct SchedulerClock<S: Scheduler & Sendable>: Clock
 where S.SchedulerTimeType: Hashable {
   /// An instant of the scheduler's clock.
   public struct Instant: InstantProtocol, Sendable {
@@ -49,7 +49,7 @@ where S.SchedulerTimeType: Hashable {
   }
 }
 
-extension Scheduler where SchedulerTimeType: Hashable {
+extension Scheduler where Self: Sendable, SchedulerTimeType: Hashable {
   /// This scheduler's time as a `Clock`.
   ///
   /// ```swift

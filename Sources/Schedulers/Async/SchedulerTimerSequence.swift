@@ -10,7 +10,7 @@
 ///   if secondsLeft == 0 { break }
 /// }
 /// ```
-public struct SchedulerTimerSequence<S: Scheduler>: AsyncSequence, Sendable {
+public struct SchedulerTimerSequence<S: Scheduler & Sendable>: AsyncSequence, Sendable {
   public typealias Element = S.SchedulerTimeType
 
   let scheduler: S
@@ -46,7 +46,7 @@ public struct SchedulerTimerSequence<S: Scheduler>: AsyncSequence, Sendable {
   }
 }
 
-extension Scheduler {
+extension Scheduler where Self: Sendable {
   /// An asynchronous sequence that ticks every `interval`, until the consuming task is
   /// cancelled.
   ///

@@ -16,7 +16,7 @@ final class Sleeper: Sendable {
 
   private struct State {
     var phase = Phase.scheduling
-    var entry: (any Cancellable)?
+    var entry: SendableCancellable?
   }
 
   private let state = Mutex(State())
@@ -24,6 +24,7 @@ final class Sleeper: Sendable {
   /// Keeps the scheduled entry so cancellation can remove it; cancels it at once if the
   /// sleeper was cancelled before the entry existed.
   func attach(_ entry: any Cancellable) {
+    let entry = SendableCancellable(entry)
     let cancelNow = state.withLock { state -> Bool in
       if case .cancelled = state.phase { return true }
       state.entry = entry

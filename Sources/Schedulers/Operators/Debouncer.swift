@@ -18,7 +18,7 @@
 /// Each ``call(_:)`` cancels the action waiting from the previous one and schedules its own
 /// `interval` later on the scheduler; releasing the debouncer cancels the waiting action. It
 /// is safe to call from any thread.
-public final class Debouncer<S: Scheduler>: Sendable {
+public final class Debouncer<S: Scheduler & Sendable>: Sendable {
   private typealias Machine = DebounceMachine<TimedCallbackAction, Never, S.SchedulerTimeType>
 
   /// How long the debouncer waits for quiet.

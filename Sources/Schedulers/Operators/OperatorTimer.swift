@@ -6,7 +6,7 @@
 /// timer is harmless whatever the interleaving. Shared by the sequences' storage and the
 /// callback driver, so both follow one rule.
 struct OperatorTimer<Time: Sendable> {
-  private var current: (id: UInt64, cancellable: (any Cancellable)?)?
+  private var current: (id: UInt64, cancellable: SendableCancellable?)?
   private var nextID: UInt64 = 0
 
   /// A timer to start once the lock is released.
@@ -20,7 +20,7 @@ struct OperatorTimer<Time: Sendable> {
 
   /// Applies a machine's change. Returns the scheduled action to cancel and the timer to
   /// start, both for after the lock.
-  mutating func apply(_ change: TimerChange<Time>) -> (cancel: (any Cancellable)?, start: Start?) {
+  mutating func apply(_ change: TimerChange<Time>) -> (cancel: SendableCancellable?, start: Start?) {
     switch change {
     case .keep:
       return (nil, nil)
@@ -36,7 +36,7 @@ struct OperatorTimer<Time: Sendable> {
   }
 
   /// Forgets the current timer; returns its scheduled action to cancel after the lock.
-  mutating func clear() -> (any Cancellable)? {
+  mutating func clear() -> SendableCancellable? {
     defer { current = nil }
     return current?.cancellable
   }
@@ -50,7 +50,7 @@ struct OperatorTimer<Time: Sendable> {
 
   /// Keeps the cancellation of timer `id`'s scheduled action. Returns `false` if the timer is
   /// no longer current (replaced or cancelled while it was being scheduled): cancel it then.
-  mutating func attach(_ cancellable: any Cancellable, to id: UInt64) -> Bool {
+  mutating func attach(_ cancellable: SendableCancellable, to id: UInt64) -> Bool {
     guard current?.id == id else { return false }
     current?.cancellable = cancellable
     return true
@@ -63,12 +63,13 @@ extension Scheduler {
   func startOperatorTimer(
     _ start: OperatorTimer<SchedulerTimeType>.Start,
     fire: @escaping @Sendable (UInt64) -> Void,
-    attach: (UInt64, any Cancellable) -> Bool
+    attach: (UInt64, SendableCancellable) -> Bool
   ) {
     let id = start.id
-    let cancellable = scheduleCancellable(
-      after: start.deadline, tolerance: minimumTolerance, options: nil
-    ) { fire(id) }
+    let cancellable = SendableCancellable(
+      scheduleCancellable(after: start.deadline, tolerance: minimumTolerance, options: nil) {
+        fire(id)
+      })
     if !attach(id, cancellable) { cancellable.cancel() }
   }
 }

@@ -23,7 +23,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///   consuming task, or leaving the loop, cancels that task and the pending timer.
   ///
   /// - Precondition: `interval` is not negative.
-  public func debounce<S: Scheduler>(
+  public func debounce<S: Scheduler & Sendable>(
     for interval: S.SchedulerTimeType.Stride, scheduler: S
   ) -> SchedulerDebounceSequence<Self, S> {
     precondition(
@@ -40,7 +40,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// let debounced: SchedulerDebounceSequence<AsyncStream<String>, AnySchedulerOf<DispatchQueue>> =
 ///   queries.debounce(for: .milliseconds(300), scheduler: scheduler)
 /// ```
-public struct SchedulerDebounceSequence<Base: AsyncSequence & Sendable, S: Scheduler>:
+public struct SchedulerDebounceSequence<Base: AsyncSequence & Sendable, S: Scheduler & Sendable>:
   AsyncSequence, Sendable
 where Base.Element: Sendable {
   public typealias Element = Base.Element

@@ -27,7 +27,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///   and cancels the pending timer.
   ///
   /// - Precondition: `interval` is not negative.
-  public func delay<S: Scheduler>(
+  public func delay<S: Scheduler & Sendable>(
     for interval: S.SchedulerTimeType.Stride, scheduler: S
   ) -> SchedulerDelaySequence<Self, S> {
     precondition(
@@ -42,7 +42,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// let delayed = toasts.delay(for: .seconds(2), scheduler: scheduler)
 /// ```
-public struct SchedulerDelaySequence<Base: AsyncSequence & Sendable, S: Scheduler>:
+public struct SchedulerDelaySequence<Base: AsyncSequence & Sendable, S: Scheduler & Sendable>:
   AsyncSequence, Sendable
 where Base.Element: Sendable {
   public typealias Element = Base.Element

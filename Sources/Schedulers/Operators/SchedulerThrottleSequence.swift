@@ -26,7 +26,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///   consuming task, or leaving the loop, cancels that task and the pending timer.
   ///
   /// - Precondition: `interval` is not negative.
-  public func throttle<S: Scheduler>(
+  public func throttle<S: Scheduler & Sendable>(
     for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool
   ) -> SchedulerThrottleSequence<Self, S> {
     precondition(
@@ -43,7 +43,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// let throttled = offsets.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true)
 /// ```
-public struct SchedulerThrottleSequence<Base: AsyncSequence & Sendable, S: Scheduler>:
+public struct SchedulerThrottleSequence<Base: AsyncSequence & Sendable, S: Scheduler & Sendable>:
   AsyncSequence, Sendable
 where Base.Element: Sendable {
   public typealias Element = Base.Element

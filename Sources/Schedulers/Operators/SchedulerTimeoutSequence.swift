@@ -28,7 +28,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///   a custom error.
   ///
   /// - Precondition: `interval` is not negative.
-  public func timeout<S: Scheduler>(
+  public func timeout<S: Scheduler & Sendable>(
     _ interval: S.SchedulerTimeType.Stride, scheduler: S
   ) -> SchedulerTimeoutSequence<Self, S> {
     precondition(
@@ -43,7 +43,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// let guarded = messages.timeout(.seconds(30), scheduler: scheduler)
 /// ```
-public struct SchedulerTimeoutSequence<Base: AsyncSequence & Sendable, S: Scheduler>:
+public struct SchedulerTimeoutSequence<Base: AsyncSequence & Sendable, S: Scheduler & Sendable>:
   AsyncSequence, Sendable
 where Base.Element: Sendable {
   public typealias Element = Base.Element

@@ -19,7 +19,7 @@
 /// An action allowed at once runs synchronously inside ``call(_:)``. Releasing the throttler
 /// cancels the action waiting for the end of the interval. It is safe to call from any
 /// thread.
-public final class Throttler<S: Scheduler>: Sendable {
+public final class Throttler<S: Scheduler & Sendable>: Sendable {
   private typealias Machine = ThrottleMachine<TimedCallbackAction, Never, S.SchedulerTimeType>
 
   /// The shortest time between two actions.

@@ -8,7 +8,7 @@ import Synchronization
 /// outputs is an action to run. Decisions are made under the lock; the scheduler is called,
 /// and actions are run, after it is released (an immediate scheduler runs a timer inside
 /// `scheduleCancellable`, and an action may call the operator again).
-final class TimedCallbackDriver<S: Scheduler, Machine: TimedOperatorMachine>: Sendable
+final class TimedCallbackDriver<S: Scheduler & Sendable, Machine: TimedOperatorMachine>: Sendable
 where
   Machine.Input == TimedCallbackAction, Machine.Element == TimedCallbackAction,
   Machine.UpstreamFailure == Never, Machine.Failure == Never, Machine.Time == S.SchedulerTimeType

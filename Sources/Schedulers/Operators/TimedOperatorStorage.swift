@@ -14,7 +14,7 @@ import Synchronization
 /// - When the sequence ends (a terminal output, the consumer's cancellation, or the iterator's
 ///   release) the upstream task is cancelled, the timer cancelled, and the consumer resumed:
 ///   nothing outlives the iteration.
-final class TimedOperatorStorage<Base: AsyncSequence & Sendable, S: Scheduler, Machine>: Sendable
+final class TimedOperatorStorage<Base: AsyncSequence & Sendable, S: Scheduler & Sendable, Machine>: Sendable
 where
   Base.Element: Sendable, Machine: TimedOperatorMachine, Machine.Input == Base.Element,
   Machine.UpstreamFailure == Base.Failure, Machine.Time == S.SchedulerTimeType
@@ -254,7 +254,7 @@ where
 
 /// Owns an iteration: releasing the iterator (breaking out of a `for await` loop) ends the
 /// sequence and cancels its upstream task and timer.
-final class TimedOperatorIteration<Base: AsyncSequence & Sendable, S: Scheduler, Machine>:
+final class TimedOperatorIteration<Base: AsyncSequence & Sendable, S: Scheduler & Sendable, Machine>:
   Sendable
 where
   Base.Element: Sendable, Machine: TimedOperatorMachine, Machine.Input == Base.Element,

@@ -31,7 +31,7 @@ public struct TimeoutError: Error, Equatable, CustomStringConvertible {
 /// The operation runs in a child task, so the call returns only once it has finished: an
 /// operation that ignores cancellation delays the timeout error until it does. A test
 /// scheduler's pending work names the caller's line as where the timeout's timer came from.
-public func withTimeout<S: Scheduler, R: Sendable>(
+public func withTimeout<S: Scheduler & Sendable, R: Sendable>(
   _ interval: S.SchedulerTimeType.Stride,
   scheduler: S,
   fileID: StaticString = #fileID, line: UInt = #line,

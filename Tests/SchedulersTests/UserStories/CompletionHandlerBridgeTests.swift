@@ -36,7 +36,7 @@ extension LegacyWeatherService {
   func temperature() async throws -> Int {
     let state = Mutex<
       (
-        continuation: CheckedContinuation<Int, any Error>?, request: (any Cancellable)?,
+        continuation: CheckedContinuation<Int, any Error>?, request: SendableCancellable?,
         cancelled: Bool
       )
     >(
@@ -59,7 +59,7 @@ extension LegacyWeatherService {
           }
           continuation?.resume(with: result.mapError { $0 as any Error })
         }
-        state.withLock { $0.request = request }
+        state.withLock { $0.request = SendableCancellable(request) }
       }
     } onCancel: {
       let (continuation, request) = state.withLock { state in

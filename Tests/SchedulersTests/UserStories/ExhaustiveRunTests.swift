@@ -11,11 +11,11 @@ import Testing
 /// A timer that stops itself after `limit` ticks.
 final class LimitedTimer: Sendable {
   private let ticks = Atomic(0)
-  private let cancellable = Mutex<(any Cancellable)?>(nil)
+  private let cancellable = Mutex<SendableCancellable?>(nil)
 
   var tickCount: Int { ticks.load(ordering: .relaxed) }
 
-  init<S: Scheduler>(on scheduler: S, every interval: S.SchedulerTimeType.Stride, limit: Int) {
+  init<S: Scheduler & Sendable>(on scheduler: S, every interval: S.SchedulerTimeType.Stride, limit: Int) {
     let timer = scheduler.schedule(after: scheduler.now.advanced(by: interval), interval: interval)
     {
       [weak self] in
@@ -24,7 +24,7 @@ final class LimitedTimer: Sendable {
         self.cancellable.withLock { $0 }?.cancel()
       }
     }
-    cancellable.withLock { $0 = timer }
+    cancellable.withLock { $0 = SendableCancellable(timer) }
   }
 }
 

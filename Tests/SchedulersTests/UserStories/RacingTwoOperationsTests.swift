@@ -13,7 +13,7 @@ struct Operation<Value: Sendable>: Sendable {
   var start: @Sendable (_ completion: @escaping @Sendable (Value) -> Void) -> any Cancellable
 
   /// An operation that completes with `value` after `delay` of `scheduler` time.
-  static func after<S: Scheduler>(
+  static func after<S: Scheduler & Sendable>(
     _ delay: S.SchedulerTimeType.Stride, on scheduler: S, value: Value,
     cancelled: Counter = Counter()
   ) -> Operation {
@@ -28,7 +28,7 @@ struct Operation<Value: Sendable>: Sendable {
 }
 
 /// The `Atomic<Bool>` token the style guide recommends over capturing a work item.
-final class CancelToken: Cancellable {
+final class CancelToken: Cancellable, Sendable {
   private let flag = Atomic(false)
   private let onCancel: @Sendable () -> Void
 
@@ -47,10 +47,10 @@ final class CancelToken: Cancellable {
 func race<Value: Sendable>(
   _ operations: Operation<Value>..., output: @escaping @Sendable (Value) -> Void
 ) -> AnyCancellable {
-  let state = Mutex<(finished: Bool, cancellables: [any Cancellable])>((false, []))
+  let state = Mutex<(finished: Bool, cancellables: [SendableCancellable])>((false, []))
   for operation in operations {
     let cancellable = operation.start { value in
-      let losers = state.withLock { state -> [any Cancellable]? in
+      let losers = state.withLock { state -> [SendableCancellable]? in
         guard !state.finished else { return nil }
         state.finished = true
         return state.cancellables
@@ -59,7 +59,7 @@ func race<Value: Sendable>(
       output(value)
       losers.forEach { $0.cancel() }
     }
-    state.withLock { $0.cancellables.append(cancellable) }
+    state.withLock { $0.cancellables.append(SendableCancellable(cancellable)) }
   }
   return AnyCancellable { state.withLock { $0.cancellables }.forEach { $0.cancel() } }
 }
