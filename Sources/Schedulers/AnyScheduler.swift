@@ -81,7 +81,10 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   /// Wraps `scheduler`, forwarding every requirement, sleeps and cancellable work included.
   @inlinable
   public init<S: Scheduler & Sendable>(_ scheduler: S)
-  where S.SchedulerTimeType == SchedulerTimeType, S.SchedulerOptions == SchedulerOptions {
+  where
+    S.SchedulerTimeType == SchedulerTimeType, S.SchedulerOptions == SchedulerOptions,
+    S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable
+  {
     _minimumTolerance = { scheduler.minimumTolerance }
     _now = { scheduler.now }
     _schedule = { scheduler.schedule(options: $0, $1) }
@@ -100,24 +103,27 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   @inlinable public var minimumTolerance: Stride { _minimumTolerance() }
 
   @inlinable
-  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+  public func schedule(options: SchedulerOptions?, _ action: @escaping SchedulerAction) {
+    let action = sendableAction(action)
     _schedule(options, action)
   }
 
   @inlinable
   public func schedule(
     after date: SchedulerTimeType, tolerance: Stride, options: SchedulerOptions?,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping SchedulerAction
   ) {
+    let action = sendableAction(action)
     _scheduleAfter(date, tolerance, options, action)
   }
 
   @inlinable
   public func schedule(
     after date: SchedulerTimeType, interval: Stride, tolerance: Stride,
-    options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    options: SchedulerOptions?, _ action: @escaping SchedulerAction
   ) -> any Cancellable {
-    _scheduleRepeating(date, interval, tolerance, options, action)
+    let action = sendableAction(action)
+    return _scheduleRepeating(date, interval, tolerance, options, action)
   }
 
   @inlinable
@@ -148,7 +154,8 @@ public typealias AnySchedulerOf<S: Scheduler & Sendable> = AnyScheduler<
   S.SchedulerTimeType, S.SchedulerOptions
 >
 
-extension Scheduler where Self: Sendable {
+extension Scheduler
+where Self: Sendable, SchedulerTimeType: Sendable, SchedulerTimeType.Stride: Sendable {
   /// Wraps this scheduler in an ``AnyScheduler``. Erasing an `AnyScheduler` returns it as is.
   ///
   /// ```swift
@@ -205,21 +212,24 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   var now: SchedulerTimeType { nowClosure() }
   var minimumTolerance: Stride { minimumToleranceClosure() }
 
-  func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+  func schedule(options: SchedulerOptions?, _ action: @escaping SchedulerAction) {
+    let action = sendableAction(action)
     scheduleImmediately(options, action)
   }
 
   func schedule(
     after date: SchedulerTimeType, tolerance: Stride, options: SchedulerOptions?,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping SchedulerAction
   ) {
+    let action = sendableAction(action)
     delayed(date, tolerance, options, action)
   }
 
   func schedule(
     after date: SchedulerTimeType, interval: Stride, tolerance: Stride,
-    options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    options: SchedulerOptions?, _ action: @escaping SchedulerAction
   ) -> any Cancellable {
-    self.interval(date, interval, tolerance, options, action)
+    let action = sendableAction(action)
+    return self.interval(date, interval, tolerance, options, action)
   }
 }

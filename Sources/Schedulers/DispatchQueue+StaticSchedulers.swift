@@ -4,7 +4,9 @@ extension DispatchQueue {
   /// The instant that the immediate and test schedulers of dispatch queues start at.
   ///
   /// Not zero: on Apple platforms `DispatchTime(uptimeNanoseconds: 0)` means "now".
-  public static var virtualEpoch: SchedulerTimeType { SchedulerTimeType(uptimeNanoseconds: 1) }
+  public static var virtualEpoch: SchedulerTimeType {
+    SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1))
+  }
 
   /// An immediate scheduler with a dispatch queue's time and option types.
   ///

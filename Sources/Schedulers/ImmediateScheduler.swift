@@ -28,15 +28,17 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   public var minimumTolerance: SchedulerTimeType.Stride { .zero }
 
   /// Runs the action at once.
-  public func schedule(options _: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+  public func schedule(options _: SchedulerOptions?, _ action: @escaping SchedulerAction) {
+    let action = sendableAction(action)
     ThreadTrampoline.run(action)
   }
 
   /// Runs the action at once, whatever `date` is.
   public func schedule(
     after _: SchedulerTimeType, tolerance _: SchedulerTimeType.Stride,
-    options _: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    options _: SchedulerOptions?, _ action: @escaping SchedulerAction
   ) {
+    let action = sendableAction(action)
     ThreadTrampoline.run(action)
   }
 
@@ -46,14 +48,24 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   public func schedule(
     after _: SchedulerTimeType, interval: SchedulerTimeType.Stride,
     tolerance _: SchedulerTimeType.Stride, options _: SchedulerOptions?,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping SchedulerAction
   ) -> any Cancellable {
+    let action = sendableAction(action)
     precondition(
       interval > .zero,
-      "ImmediateScheduler: a repeating action needs an interval greater than zero, got \(interval)"
+      "ImmediateScheduler: a repeating action needs an interval greater than zero, got \(describeStride(interval))"
     )
     ThreadTrampoline.run(action)
     return AnyCancellable {}
+  }
+
+  /// Runs the action at once, unless it is nested in another action of this scheduler: then it
+  /// runs when the outer action returns, and not at all if cancelled before.
+  public func scheduleCancellable(
+    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    scheduleSkippingOnceCancelled(after: date, tolerance: tolerance, options: options, action)
   }
 
   /// Returns at once, unless the task is cancelled: time collapses to a point.

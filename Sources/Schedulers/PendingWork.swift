@@ -38,8 +38,8 @@ where SchedulerTimeType.Stride: Sendable {
   /// "repeating every 1 s, due in 2 s, scheduled at Model.swift:12", or "an action due in 300
   /// ms" when the call site is unknown.
   public var description: String {
-    let kind = interval.map { "repeating every \($0)" } ?? "an action"
+    let kind = interval.map { "repeating every \(describeStride($0))" } ?? "an action"
     let site = fileID.map { ", scheduled at \($0):\(line ?? 0)" } ?? ""
-    return "\(kind), due in \(dueIn)\(site)"
+    return "\(kind), due in \(describeStride(dueIn))\(site)"
   }
 }

@@ -7,6 +7,12 @@ extension Scheduler {
   public func sleep(until deadline: SchedulerTimeType, tolerance: SchedulerTimeType.Stride?)
     async throws
   {
+    #if canImport(Combine)
+      if let customized = self as? any CustomSleepingScheduler {
+        return try await customized.forwardSleep(
+          from: Self.self, until: deadline, tolerance: tolerance)
+      }
+    #endif
     try Task.checkCancellation()
     if deadline <= now { return }
     try await Schedulers.sleep { wake in
@@ -23,6 +29,12 @@ extension Scheduler {
   public func sleep(for duration: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride?)
     async throws
   {
+    #if canImport(Combine)
+      if let customized = self as? any CustomSleepingScheduler {
+        return try await customized.forwardSleep(
+          from: Self.self, for: duration, tolerance: tolerance)
+      }
+    #endif
     try Task.checkCancellation()
     try await sleep(until: now.advanced(by: duration), tolerance: tolerance)
   }

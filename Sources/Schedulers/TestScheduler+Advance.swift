@@ -22,7 +22,7 @@ extension TestScheduler {
   func target(advancingBy stride: Stride) -> SchedulerTimeType {
     precondition(
       stride >= .zero,
-      "TestScheduler.advance(by:) needs a stride of zero or more, got \(stride): time never moves backwards"
+      "TestScheduler.advance(by:) needs a stride of zero or more, got \(describeStride(stride)): time never moves backwards"
     )
     return now.advanced(by: stride)
   }
@@ -145,7 +145,7 @@ extension TestScheduler {
       let next = first.deadline.advanced(by: interval)
       precondition(
         next > first.deadline,
-        "TestScheduler: a repeating action's next deadline overflows the clock (at \(first.deadline), every \(interval))"
+        "TestScheduler: a repeating action's next deadline overflows the clock (at \(first.deadline), every \(describeStride(interval)))"
       )
       // A repeating action keeps the sequence it was first scheduled with, so that repeating
       // actions due at the same instant run in the order they were first scheduled, every

@@ -157,7 +157,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   ///
   /// - Complexity: O(log n)
   @inlinable
-  public func schedule(options _: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+  public func schedule(options _: SchedulerOptions?, _ action: @escaping SchedulerAction) {
+    let action = sendableAction(action)
     let handle = CallSite.current.map {
       ScheduleQueueHandle<SchedulerTimeType>(interval: nil, callSite: $0)
     }
@@ -170,8 +171,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   @inlinable
   public func schedule(
     after date: SchedulerTimeType, tolerance _: Stride, options _: SchedulerOptions?,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping SchedulerAction
   ) {
+    let action = sendableAction(action)
     // A call site is known when the caller set one (the main-actor overloads, sleeps, timers);
     // only then does the entry get a handle to carry it.
     let handle = CallSite.current.map {
@@ -192,11 +194,13 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   @inlinable
   public func schedule(
     after date: SchedulerTimeType, interval: Stride, tolerance _: Stride,
-    options _: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    options _: SchedulerOptions?, _ action: @escaping SchedulerAction
   ) -> any Cancellable {
+    let action = sendableAction(action)
     precondition(
       interval > .zero,
-      "TestScheduler: a repeating action needs an interval greater than zero, got \(interval)")
+      "TestScheduler: a repeating action needs an interval greater than zero, got \(describeStride(interval))"
+    )
     let handle = ScheduleQueueHandle<SchedulerTimeType>(
       interval: interval, callSite: CallSite.current)
     enqueue(action, at: date, handle: handle)

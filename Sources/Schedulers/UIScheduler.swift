@@ -35,7 +35,8 @@ public struct UIScheduler: Scheduler, Sendable {
   public var minimumTolerance: SchedulerTimeType.Stride { DispatchQueue.main.minimumTolerance }
 
   /// Runs the action now if the caller is on the main queue, otherwise schedules it there.
-  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+  public func schedule(options: SchedulerOptions?, _ action: @escaping SchedulerAction) {
+    let action = sendableAction(action)
     if Self.isOnMainQueue {
       action()
     } else {
@@ -46,8 +47,9 @@ public struct UIScheduler: Scheduler, Sendable {
   /// Schedules an action on the main queue at `date`.
   public func schedule(
     after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
-    options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    options: SchedulerOptions?, _ action: @escaping SchedulerAction
   ) {
+    let action = sendableAction(action)
     DispatchQueue.main.schedule(after: date, tolerance: tolerance, options: options, action)
   }
 
@@ -55,9 +57,10 @@ public struct UIScheduler: Scheduler, Sendable {
   public func schedule(
     after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping SchedulerAction
   ) -> any Cancellable {
-    DispatchQueue.main.schedule(
+    let action = sendableAction(action)
+    return DispatchQueue.main.schedule(
       after: date, interval: interval, tolerance: tolerance, options: options, action)
   }
 }

@@ -126,10 +126,10 @@ final class DeterministicRun: DeterministicRunIdleness {
       }
       let entry = SendableCancellable(
         scheduleVirtualSleep(delay) {
-        if let sleep = self.state.withLock({ $0.virtualSleeps.removeValue(forKey: id) }) {
-          self.enqueueOrForward(sleep.job.job, onMainActor: sleep.job.onMainActor)
-        }
-      })
+          if let sleep = self.state.withLock({ $0.virtualSleeps.removeValue(forKey: id) }) {
+            self.enqueueOrForward(sleep.job.job, onMainActor: sleep.job.onMainActor)
+          }
+        })
       state.withLock { state in
         if state.virtualSleeps[id] != nil { state.virtualSleeps[id]?.entry = entry }
       }

@@ -39,9 +39,9 @@ where SchedulerTimeType.Stride: Sendable {
 
   public var description: String {
     var parts = ["\(method.rawValue)"]
-    if let delay { parts.append("in \(delay)") }
-    if let interval { parts.append("every \(interval)") }
-    if let tolerance { parts.append("tolerance \(tolerance)") }
+    if let delay { parts.append("in \(describeStride(delay))") }
+    if let interval { parts.append("every \(describeStride(interval))") }
+    if let tolerance { parts.append("tolerance \(describeStride(tolerance))") }
     if let options { parts.append("options \(options)") }
     return parts.joined(separator: " ")
   }
@@ -61,7 +61,8 @@ where SchedulerTimeType.Stride: Sendable {
 /// #expect(recording.history.map(\.method) == [.now, .minimumTolerance, .scheduleCancellable])
 /// #expect(recording.history.last?.delay == .milliseconds(300))
 /// ```
-public final class RecordingScheduler<Base: Scheduler & Sendable>: Scheduler, Sendable {
+public final class RecordingScheduler<Base: Scheduler & Sendable>: Scheduler, Sendable
+where Base.SchedulerTimeType: Sendable, Base.SchedulerTimeType.Stride: Sendable {
   public typealias SchedulerTimeType = Base.SchedulerTimeType
   public typealias SchedulerOptions = Base.SchedulerOptions
   public typealias Call = SchedulerCall<SchedulerTimeType>
@@ -109,15 +110,17 @@ public final class RecordingScheduler<Base: Scheduler & Sendable>: Scheduler, Se
     return base.minimumTolerance
   }
 
-  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+  public func schedule(options: SchedulerOptions?, _ action: @escaping SchedulerAction) {
+    let action = sendableAction(action)
     record(.schedule, options: options)
     base.schedule(options: options, action)
   }
 
   public func schedule(
     after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
-    options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    options: SchedulerOptions?, _ action: @escaping SchedulerAction
   ) {
+    let action = sendableAction(action)
     record(.scheduleAfter, date: date, tolerance: tolerance, options: options)
     base.schedule(after: date, tolerance: tolerance, options: options, action)
   }
@@ -125,8 +128,9 @@ public final class RecordingScheduler<Base: Scheduler & Sendable>: Scheduler, Se
   public func schedule(
     after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping SchedulerAction
   ) -> any Cancellable {
+    let action = sendableAction(action)
     record(
       .scheduleRepeating, date: date, interval: interval, tolerance: tolerance, options: options)
     return base.schedule(
@@ -156,3 +160,7 @@ public final class RecordingScheduler<Base: Scheduler & Sendable>: Scheduler, Se
     try await base.sleep(for: duration, tolerance: tolerance)
   }
 }
+
+#if canImport(Combine)
+  extension RecordingScheduler: CustomizedScheduler, CustomSleepingScheduler {}
+#endif

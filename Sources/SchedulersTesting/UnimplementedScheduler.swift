@@ -57,15 +57,17 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   /// convenience `schedule` overloads read it on every call, which would report one use twice.
   public var minimumTolerance: SchedulerTimeType.Stride { immediate.minimumTolerance }
 
-  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+  public func schedule(options: SchedulerOptions?, _ action: @escaping SchedulerAction) {
+    let action = sendableAction(action)
     fail("called schedule(options:_:)")
     immediate.schedule(options: options, action)
   }
 
   public func schedule(
     after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
-    options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    options: SchedulerOptions?, _ action: @escaping SchedulerAction
   ) {
+    let action = sendableAction(action)
     fail("called schedule(after:tolerance:options:_:)")
     immediate.schedule(after: date, tolerance: tolerance, options: options, action)
   }
@@ -73,8 +75,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   public func schedule(
     after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping SchedulerAction
   ) -> any Cancellable {
+    let action = sendableAction(action)
     fail("called schedule(after:interval:tolerance:options:_:)")
     return immediate.schedule(
       after: date, interval: interval, tolerance: tolerance, options: options, action)
@@ -122,3 +125,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
 public typealias UnimplementedSchedulerOf<S: Scheduler> = UnimplementedScheduler<
   S.SchedulerTimeType, S.SchedulerOptions
 >
+
+#if canImport(Combine)
+  extension UnimplementedScheduler: CustomizedScheduler, CustomSleepingScheduler {}
+#endif

@@ -72,7 +72,9 @@ struct AnySchedulerTests {
     let log = Recorder<String>()
     immediate.schedule { log.append("ran") }
     #expect(log.values == ["ran"])
-    #expect(make(.main).now.uptimeNanoseconds > DispatchQueue.virtualEpoch.uptimeNanoseconds)
+    #expect(
+      make(.main).now.dispatchTime.uptimeNanoseconds
+        > DispatchQueue.virtualEpoch.dispatchTime.uptimeNanoseconds)
     _ = make(.global())
     _ = make(.mainImmediately)
   }

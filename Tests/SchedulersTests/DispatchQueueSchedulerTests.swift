@@ -35,18 +35,22 @@ struct DispatchQueueSchedulerTests {
     #expect(ranAt.values.first.map { $0 >= deadline } == true)
   }
 
-  @Test func optionsGroupTracksDelayedWork() {
-    let queue = DispatchQueue(label: "grouped")
-    let group = DispatchGroup()
-    let ran = Counter()
-    queue.schedule(
-      after: queue.now.advanced(by: .milliseconds(5)), tolerance: .zero,
-      options: .init(qos: .userInitiated, group: group)
-    ) { ran.increment() }
-    queue.schedule(options: .init(flags: .barrier, group: group)) { ran.increment() }
-    #expect(group.wait(timeout: .now() + 5) == .success)
-    #expect(ran.value == 2)
-  }
+  // The package's own conformance enters the group when delayed work is scheduled; Combine's
+  // (where it is imported) decides for itself.
+  #if !canImport(Combine)
+    @Test func optionsGroupTracksDelayedWork() {
+      let queue = DispatchQueue(label: "grouped")
+      let group = DispatchGroup()
+      let ran = Counter()
+      queue.schedule(
+        after: queue.now.advanced(by: .milliseconds(5)), tolerance: .zero,
+        options: .init(qos: .userInitiated, group: group)
+      ) { ran.increment() }
+      queue.schedule(options: .init(flags: .barrier, group: group)) { ran.increment() }
+      #expect(group.wait(timeout: .now() + 5) == .success)
+      #expect(ran.value == 2)
+    }
+  #endif
 
   @Test func optionsKeepTheirFlags() {
     var options = DispatchQueue.SchedulerOptions(flags: .barrier)
@@ -99,7 +103,7 @@ struct DispatchQueueSchedulerTests {
 
   @Test func nowFollowsTheSystemClock() {
     let before = DispatchTime.now().uptimeNanoseconds
-    let now = DispatchQueue.main.now.uptimeNanoseconds
+    let now = DispatchQueue.main.now.dispatchTime.uptimeNanoseconds
     #expect(now >= before)
   }
 }

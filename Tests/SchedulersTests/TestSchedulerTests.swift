@@ -163,12 +163,12 @@ struct TestSchedulerTests {
   @Test func repeatingWorkCanCancelItselfFromItsOwnAction() {
     let scheduler = DispatchQueue.test
     let ticks = Counter()
-    let holder = Recorder<AnyCancellable>()
+    let holder = Recorder<SendableCancellable>()
     let timer = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {
       ticks.increment()
       if ticks.value == 3 { holder.values.first?.cancel() }
     }
-    holder.append(AnyCancellable(timer))
+    holder.append(SendableCancellable(timer))
     scheduler.advance(by: .seconds(100))
     #expect(ticks.value == 3)
     #expect(scheduler.pendingActionCount == 0)
@@ -178,13 +178,13 @@ struct TestSchedulerTests {
     let scheduler = DispatchQueue.test
     let deadline = scheduler.now.advanced(by: .seconds(1))
     let log = Recorder<String>()
-    let holder = Recorder<AnyCancellable>()
+    let holder = Recorder<SendableCancellable>()
     scheduler.schedule(after: deadline) {
       log.append("canceller")
       holder.values.first?.cancel()
     }
     holder.append(
-      AnyCancellable(
+      SendableCancellable(
         scheduler.schedule(after: deadline, interval: .seconds(1)) { log.append("cancelled") }))
     scheduler.advance(by: .seconds(5))
     #expect(log.values == ["canceller"])
@@ -341,7 +341,13 @@ struct TestSchedulerTests {
 }
 
 // Whole seconds as Int: the smallest time type a user might bring, to prove the generics hold.
-extension Int: SchedulerTimeIntervalConvertible {
+#if canImport(Combine)
+  extension Int: @retroactive SchedulerTimeIntervalConvertible {}
+#else
+  extension Int: SchedulerTimeIntervalConvertible {}
+#endif
+
+extension Int {
   public static func seconds(_ s: Int) -> Int { s }
   public static func seconds(_ s: Double) -> Int { Int(s) }
   public static func milliseconds(_ ms: Int) -> Int { ms / 1_000 }

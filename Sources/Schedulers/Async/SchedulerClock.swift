@@ -12,7 +12,9 @@
 /// Durations convert to and from the scheduler's stride (see
 /// ``SchedulerTimeIntervalConvertible``).
 public struct SchedulerClock<S: Scheduler & Sendable>: Clock
-where S.SchedulerTimeType: Hashable {
+where
+  S.SchedulerTimeType: Hashable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable
+{
   /// An instant of the scheduler's clock.
   public struct Instant: InstantProtocol, Sendable {
     /// The scheduler's own representation of the instant.
@@ -49,7 +51,8 @@ where S.SchedulerTimeType: Hashable {
   }
 }
 
-extension Scheduler where Self: Sendable, SchedulerTimeType: Hashable {
+extension Scheduler
+where Self: Sendable, SchedulerTimeType: Sendable & Hashable, SchedulerTimeType.Stride: Sendable {
   /// This scheduler's time as a `Clock`.
   ///
   /// ```swift

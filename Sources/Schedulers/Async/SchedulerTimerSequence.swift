@@ -10,7 +10,8 @@
 ///   if secondsLeft == 0 { break }
 /// }
 /// ```
-public struct SchedulerTimerSequence<S: Scheduler & Sendable>: AsyncSequence, Sendable {
+public struct SchedulerTimerSequence<S: Scheduler & Sendable>: AsyncSequence, Sendable
+where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   public typealias Element = S.SchedulerTimeType
 
   let scheduler: S
@@ -46,7 +47,8 @@ public struct SchedulerTimerSequence<S: Scheduler & Sendable>: AsyncSequence, Se
   }
 }
 
-extension Scheduler where Self: Sendable {
+extension Scheduler
+where Self: Sendable, SchedulerTimeType: Sendable, SchedulerTimeType.Stride: Sendable {
   /// An asynchronous sequence that ticks every `interval`, until the consuming task is
   /// cancelled.
   ///
@@ -60,7 +62,8 @@ extension Scheduler where Self: Sendable {
     fileID: StaticString = #fileID, line: UInt = #line
   ) -> SchedulerTimerSequence<Self> {
     precondition(
-      interval > .zero, "timer(interval:) needs an interval greater than zero, got \(interval)")
+      interval > .zero,
+      "timer(interval:) needs an interval greater than zero, got \(describeStride(interval))")
     return SchedulerTimerSequence(
       scheduler: self, interval: interval, tolerance: tolerance,
       callSite: CallSite(fileID: fileID, line: line))

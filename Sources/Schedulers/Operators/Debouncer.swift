@@ -18,7 +18,8 @@
 /// Each ``call(_:)`` cancels the action waiting from the previous one and schedules its own
 /// `interval` later on the scheduler; releasing the debouncer cancels the waiting action. It
 /// is safe to call from any thread.
-public final class Debouncer<S: Scheduler & Sendable>: Sendable {
+public final class Debouncer<S: Scheduler & Sendable>: Sendable
+where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   private typealias Machine = DebounceMachine<TimedCallbackAction, Never, S.SchedulerTimeType>
 
   /// How long the debouncer waits for quiet.
@@ -38,7 +39,8 @@ public final class Debouncer<S: Scheduler & Sendable>: Sendable {
   public init(for interval: S.SchedulerTimeType.Stride, scheduler: S) {
     precondition(
       interval >= .zero,
-      "Debouncer(for:scheduler:) needs an interval of zero or more, got \(interval)")
+      "Debouncer(for:scheduler:) needs an interval of zero or more, got \(describeStride(interval))"
+    )
     self.interval = interval
     self.scheduler = scheduler
     driver = TimedCallbackDriver(scheduler: scheduler, machine: Machine(interval: interval))

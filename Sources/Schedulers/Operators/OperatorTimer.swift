@@ -20,7 +20,8 @@ struct OperatorTimer<Time: Sendable> {
 
   /// Applies a machine's change. Returns the scheduled action to cancel and the timer to
   /// start, both for after the lock.
-  mutating func apply(_ change: TimerChange<Time>) -> (cancel: SendableCancellable?, start: Start?) {
+  mutating func apply(_ change: TimerChange<Time>) -> (cancel: SendableCancellable?, start: Start?)
+  {
     switch change {
     case .keep:
       return (nil, nil)
@@ -57,7 +58,7 @@ struct OperatorTimer<Time: Sendable> {
   }
 }
 
-extension Scheduler {
+extension Scheduler where SchedulerTimeType: Sendable {
   /// Schedules an operator's timer, outside the operator's lock, and hands its cancellation to
   /// `attach` (which takes the lock); cancels it at once if the timer went stale meanwhile.
   func startOperatorTimer(

@@ -25,10 +25,11 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - Precondition: `interval` is not negative.
   public func debounce<S: Scheduler & Sendable>(
     for interval: S.SchedulerTimeType.Stride, scheduler: S
-  ) -> SchedulerDebounceSequence<Self, S> {
+  ) -> SchedulerDebounceSequence<Self, S>
+  where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
     precondition(
       interval >= .zero,
-      "debounce(for:scheduler:) needs an interval of zero or more, got \(interval)")
+      "debounce(for:scheduler:) needs an interval of zero or more, got \(describeStride(interval))")
     return SchedulerDebounceSequence(base: self, interval: interval, scheduler: scheduler)
   }
 }
@@ -42,7 +43,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```
 public struct SchedulerDebounceSequence<Base: AsyncSequence & Sendable, S: Scheduler & Sendable>:
   AsyncSequence, Sendable
-where Base.Element: Sendable {
+where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
 

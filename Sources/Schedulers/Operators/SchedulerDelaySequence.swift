@@ -29,9 +29,11 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - Precondition: `interval` is not negative.
   public func delay<S: Scheduler & Sendable>(
     for interval: S.SchedulerTimeType.Stride, scheduler: S
-  ) -> SchedulerDelaySequence<Self, S> {
+  ) -> SchedulerDelaySequence<Self, S>
+  where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
     precondition(
-      interval >= .zero, "delay(for:scheduler:) needs an interval of zero or more, got \(interval)")
+      interval >= .zero,
+      "delay(for:scheduler:) needs an interval of zero or more, got \(describeStride(interval))")
     return SchedulerDelaySequence(base: self, interval: interval, scheduler: scheduler)
   }
 }
@@ -44,7 +46,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```
 public struct SchedulerDelaySequence<Base: AsyncSequence & Sendable, S: Scheduler & Sendable>:
   AsyncSequence, Sendable
-where Base.Element: Sendable {
+where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
 

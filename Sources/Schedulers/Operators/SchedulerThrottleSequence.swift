@@ -28,10 +28,12 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - Precondition: `interval` is not negative.
   public func throttle<S: Scheduler & Sendable>(
     for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool
-  ) -> SchedulerThrottleSequence<Self, S> {
+  ) -> SchedulerThrottleSequence<Self, S>
+  where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
     precondition(
       interval >= .zero,
-      "throttle(for:scheduler:latest:) needs an interval of zero or more, got \(interval)")
+      "throttle(for:scheduler:latest:) needs an interval of zero or more, got \(describeStride(interval))"
+    )
     return SchedulerThrottleSequence(
       base: self, interval: interval, scheduler: scheduler, latest: latest)
   }
@@ -45,7 +47,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```
 public struct SchedulerThrottleSequence<Base: AsyncSequence & Sendable, S: Scheduler & Sendable>:
   AsyncSequence, Sendable
-where Base.Element: Sendable {
+where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
 

@@ -30,9 +30,11 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - Precondition: `interval` is not negative.
   public func timeout<S: Scheduler & Sendable>(
     _ interval: S.SchedulerTimeType.Stride, scheduler: S
-  ) -> SchedulerTimeoutSequence<Self, S> {
+  ) -> SchedulerTimeoutSequence<Self, S>
+  where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
     precondition(
-      interval >= .zero, "timeout(_:scheduler:) needs an interval of zero or more, got \(interval)")
+      interval >= .zero,
+      "timeout(_:scheduler:) needs an interval of zero or more, got \(describeStride(interval))")
     return SchedulerTimeoutSequence(base: self, interval: interval, scheduler: scheduler)
   }
 }
@@ -45,7 +47,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```
 public struct SchedulerTimeoutSequence<Base: AsyncSequence & Sendable, S: Scheduler & Sendable>:
   AsyncSequence, Sendable
-where Base.Element: Sendable {
+where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   public typealias Element = Base.Element
   /// Either the upstream's failure or ``TimeoutError``.
   public typealias Failure = any Error

@@ -19,7 +19,8 @@
 /// An action allowed at once runs synchronously inside ``call(_:)``. Releasing the throttler
 /// cancels the action waiting for the end of the interval. It is safe to call from any
 /// thread.
-public final class Throttler<S: Scheduler & Sendable>: Sendable {
+public final class Throttler<S: Scheduler & Sendable>: Sendable
+where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   private typealias Machine = ThrottleMachine<TimedCallbackAction, Never, S.SchedulerTimeType>
 
   /// The shortest time between two actions.
@@ -42,7 +43,8 @@ public final class Throttler<S: Scheduler & Sendable>: Sendable {
   public init(for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool) {
     precondition(
       interval >= .zero,
-      "Throttler(for:scheduler:latest:) needs an interval of zero or more, got \(interval)")
+      "Throttler(for:scheduler:latest:) needs an interval of zero or more, got \(describeStride(interval))"
+    )
     self.interval = interval
     self.scheduler = scheduler
     self.latest = latest

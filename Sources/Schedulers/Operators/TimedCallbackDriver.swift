@@ -11,7 +11,8 @@ import Synchronization
 final class TimedCallbackDriver<S: Scheduler & Sendable, Machine: TimedOperatorMachine>: Sendable
 where
   Machine.Input == TimedCallbackAction, Machine.Element == TimedCallbackAction,
-  Machine.UpstreamFailure == Never, Machine.Failure == Never, Machine.Time == S.SchedulerTimeType
+  Machine.UpstreamFailure == Never, Machine.Failure == Never, Machine.Time == S.SchedulerTimeType,
+  S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable
 {
   private struct State {
     var machine: Machine

@@ -14,10 +14,12 @@ import Synchronization
 /// - When the sequence ends (a terminal output, the consumer's cancellation, or the iterator's
 ///   release) the upstream task is cancelled, the timer cancelled, and the consumer resumed:
 ///   nothing outlives the iteration.
-final class TimedOperatorStorage<Base: AsyncSequence & Sendable, S: Scheduler & Sendable, Machine>: Sendable
+final class TimedOperatorStorage<Base: AsyncSequence & Sendable, S: Scheduler & Sendable, Machine>:
+  Sendable
 where
   Base.Element: Sendable, Machine: TimedOperatorMachine, Machine.Input == Base.Element,
-  Machine.UpstreamFailure == Base.Failure, Machine.Time == S.SchedulerTimeType
+  Machine.UpstreamFailure == Base.Failure, Machine.Time == S.SchedulerTimeType,
+  S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable
 {
   typealias Element = Machine.Element
   typealias Failure = Machine.Failure
@@ -254,11 +256,14 @@ where
 
 /// Owns an iteration: releasing the iterator (breaking out of a `for await` loop) ends the
 /// sequence and cancels its upstream task and timer.
-final class TimedOperatorIteration<Base: AsyncSequence & Sendable, S: Scheduler & Sendable, Machine>:
+final class TimedOperatorIteration<
+  Base: AsyncSequence & Sendable, S: Scheduler & Sendable, Machine
+>:
   Sendable
 where
   Base.Element: Sendable, Machine: TimedOperatorMachine, Machine.Input == Base.Element,
-  Machine.UpstreamFailure == Base.Failure, Machine.Time == S.SchedulerTimeType
+  Machine.UpstreamFailure == Base.Failure, Machine.Time == S.SchedulerTimeType,
+  S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable
 {
   let storage: TimedOperatorStorage<Base, S, Machine>
 

@@ -36,7 +36,7 @@ public func withTimeout<S: Scheduler & Sendable, R: Sendable>(
   scheduler: S,
   fileID: StaticString = #fileID, line: UInt = #line,
   operation: @escaping @Sendable () async throws -> R
-) async throws -> R {
+) async throws -> R where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   try await race([
     operation,
     {

@@ -12,7 +12,7 @@ struct MarbleComparison<Value: Sendable & Equatable> {
   let name: (Value) -> Character
 
   var expectedEvents: [(offset: Stride, event: MarbleEvent<Value>)] {
-    expectedTimeline.events.map { (Stride(nanoseconds: $0.frame * frame.nanoseconds), $0.event) }
+    expectedTimeline.events.map { (Stride.nanoseconds($0.frame * frame.magnitude), $0.event) }
   }
 
   var matches: Bool {
@@ -24,19 +24,19 @@ struct MarbleComparison<Value: Sendable & Equatable> {
   /// The actual events as a marble string (events between frames go in the frame they fall in).
   var actualMarbles: String {
     MarbleTimeline(
-      events: actualEvents.map { (Int($0.offset.nanoseconds / frame.nanoseconds), $0.event) }
+      events: actualEvents.map { (Int($0.offset.magnitude / frame.magnitude), $0.event) }
     ).render(naming: name)
   }
 
   /// Whether some actual event falls between two frames (its column is then approximate).
   var offFrame: Bool {
-    actualEvents.contains { $0.offset.nanoseconds % frame.nanoseconds != 0 }
+    actualEvents.contains { $0.offset.magnitude % frame.magnitude != 0 }
   }
 
   /// A side-by-side report: the three timelines, then each instant where they differ.
   func report(title: String) -> String {
     var lines = [
-      "\(title) (one frame = \(frame)):",
+      "\(title) (one frame = \(describeStride(frame))):",
       "  input:    \(input)",
       "  expected: \(expected)",
       "  actual:   \(actualMarbles)\(offFrame ? "  (events between frames are listed below)" : "")",
@@ -54,9 +54,9 @@ struct MarbleComparison<Value: Sendable & Equatable> {
   }
 
   private func describe(_ offset: Stride) -> String {
-    let (frames, rest) = offset.nanoseconds.quotientAndRemainder(dividingBy: frame.nanoseconds)
-    if rest == 0 { return "frame \(frames) (\(offset))" }
-    return "\(offset), between frames \(frames) and \(frames + 1)"
+    let (frames, rest) = offset.magnitude.quotientAndRemainder(dividingBy: frame.magnitude)
+    if rest == 0 { return "frame \(frames) (\(describeStride(offset)))" }
+    return "\(describeStride(offset)), between frames \(frames) and \(frames + 1)"
   }
 
   private func describe(_ events: [MarbleEvent<Value>]) -> String {

@@ -20,7 +20,7 @@ struct MarblePlan<Input: Sendable, Output: Sendable & Equatable>: Sendable {
     input: String, expected: String, frame: Stride, values: [Character: Input],
     expectedValues: [Character: Output], maxFrames: Int
   ) throws(MarbleSyntaxError) {
-    precondition(frame > .zero, "A marble test needs a frame longer than zero, got \(frame)")
+    precondition(frame > .zero, "A marble test needs a frame longer than zero, got \(describeStride(frame))")
     precondition(maxFrames >= 0, "A marble test needs maxFrames of zero or more, got \(maxFrames)")
     self.input = input
     self.expected = expected
@@ -30,16 +30,16 @@ struct MarblePlan<Input: Sendable, Output: Sendable & Equatable>: Sendable {
     expectedTimeline = try MarbleTimeline.parse(expected, values: expectedValues)
     start = scheduler.now
     let lastColumn = max(input.count, expected.count, 1) - 1
-    endOfStrings = start.advanced(by: Stride(nanoseconds: lastColumn * frame.nanoseconds))
+    endOfStrings = start.advanced(by: Stride.nanoseconds(lastColumn * frame.magnitude))
     horizon = start.advanced(
-      by: Stride(nanoseconds: max(maxFrames, lastColumn) * frame.nanoseconds))
+      by: Stride.nanoseconds(max(maxFrames, lastColumn) * frame.magnitude))
   }
 
   /// Schedules every input event at its frame, in order.
   func playInput(into handler: @escaping @Sendable (MarbleEvent<Input>) -> Void) {
     for (frame, event) in inputTimeline.events {
       scheduler.schedule(
-        after: start.advanced(by: Stride(nanoseconds: frame * self.frame.nanoseconds))
+        after: start.advanced(by: Stride.nanoseconds(frame * self.frame.magnitude))
       ) { handler(event) }
     }
   }

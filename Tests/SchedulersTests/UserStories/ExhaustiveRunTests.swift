@@ -15,7 +15,9 @@ final class LimitedTimer: Sendable {
 
   var tickCount: Int { ticks.load(ordering: .relaxed) }
 
-  init<S: Scheduler & Sendable>(on scheduler: S, every interval: S.SchedulerTimeType.Stride, limit: Int) {
+  init<S: Scheduler & Sendable>(
+    on scheduler: S, every interval: S.SchedulerTimeType.Stride, limit: Int
+  ) {
     let timer = scheduler.schedule(after: scheduler.now.advanced(by: interval), interval: interval)
     {
       [weak self] in

@@ -16,7 +16,7 @@ struct Operation<Value: Sendable>: Sendable {
   static func after<S: Scheduler & Sendable>(
     _ delay: S.SchedulerTimeType.Stride, on scheduler: S, value: Value,
     cancelled: Counter = Counter()
-  ) -> Operation {
+  ) -> Operation where S.SchedulerTimeType.Stride: Sendable {
     Operation { completion in
       let token = CancelToken(onCancel: { cancelled.increment() })
       scheduler.schedule(after: scheduler.now.advanced(by: delay)) {

@@ -1,0 +1,84 @@
+#if canImport(Combine)
+  #if canImport(Foundation)
+    import Foundation
+  #endif
+
+  // Combine's `SchedulerTimeIntervalConvertible` has the five constructors only; the package's
+  // own protocol (where Combine is absent) also converts to and from `Duration`. These give
+  // Combine's strides the same conversions, so the clock view and `Duration(stride)` work.
+
+  extension SchedulerTimeIntervalConvertible {
+    /// Creates a stride equal to `duration`, rounded to the stride's resolution.
+    ///
+    /// Durations beyond `Int.max` nanoseconds (292 years) are converted through seconds.
+    public init(_ duration: Duration) {
+      let (seconds, attoseconds) = duration.components
+      let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+      if !overflow,
+        case let (total, false) = nanoseconds.addingReportingOverflow(
+          attoseconds / 1_000_000_000)
+      {
+        self = .nanoseconds(Int(total))
+      } else {
+        self = .seconds(Double(seconds) + Double(attoseconds) / 1e18)
+      }
+    }
+
+  }
+
+  // Every scheduler's stride is comparable and numeric (`Strideable.Stride` requires it), which
+  // is what reading a stride of unknown type needs.
+  extension SchedulerTimeIntervalConvertible where Self: Comparable & SignedNumeric {
+    /// This stride as a `Duration`.
+    ///
+    /// Combine's strides say what they are worth only through comparisons, so a stride of a type
+    /// this package does not know is measured by a binary search over nanoseconds (62 steps).
+    /// Dispatch, run-loop and operation-queue strides are read directly.
+    public var duration: Duration {
+      if let known = self as? any DurationReadableStride { return known.exactDuration }
+      let zero = Self.nanoseconds(0)
+      if self == zero { return .zero }
+      let negative = self < zero
+      var (low, high) = (0, Int.max)  // the answer, in nanoseconds, lies in low...high
+      while low < high {
+        let middle = low + (high - low) / 2
+        let probe = Self.nanoseconds(negative ? -middle : middle)
+        if negative ? probe <= self : probe >= self { high = middle } else { low = middle + 1 }
+      }
+      return .nanoseconds(negative ? -low : low)
+    }
+  }
+
+  extension Duration {
+    /// Creates a duration equal to a scheduler's stride.
+    ///
+    /// ```swift
+    /// let timeout = Duration(DispatchQueue.SchedulerTimeType.Stride.seconds(2))  // .seconds(2)
+    /// ```
+    @inlinable
+    public init<Stride: SchedulerTimeIntervalConvertible & Comparable & SignedNumeric>(
+      _ stride: Stride
+    ) {
+      self = stride.duration
+    }
+  }
+
+  /// Strides whose value the package reads directly (see `duration`).
+  protocol DurationReadableStride {
+    var exactDuration: Duration { get }
+  }
+
+  extension DispatchQueue.SchedulerTimeType.Stride: DurationReadableStride {
+    var exactDuration: Duration { .nanoseconds(magnitude) }
+  }
+
+  #if canImport(Foundation)
+    extension RunLoop.SchedulerTimeType.Stride: DurationReadableStride {
+      var exactDuration: Duration { .seconds(timeInterval) }
+    }
+
+    extension OperationQueue.SchedulerTimeType.Stride: DurationReadableStride {
+      var exactDuration: Duration { .seconds(timeInterval) }
+    }
+  #endif
+#endif
