@@ -85,18 +85,27 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     S.SchedulerTimeType == SchedulerTimeType, S.SchedulerOptions == SchedulerOptions,
     S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable
   {
-    _minimumTolerance = { scheduler.minimumTolerance }
-    _now = { scheduler.now }
-    _schedule = { scheduler.schedule(options: $0, $1) }
-    _scheduleAfter = { scheduler.schedule(after: $0, tolerance: $1, options: $2, $3) }
+    self.init(sharing: scheduler)
+  }
+
+  /// Wraps a scheduler whose type is not `Sendable` but whose methods may be called from any
+  /// thread, as every scheduler's may (a run loop's timers and `perform` are thread-safe).
+  @inlinable
+  package init<S: Scheduler & SendableMetatype>(sharing scheduler: S)
+  where S.SchedulerTimeType == SchedulerTimeType, S.SchedulerOptions == SchedulerOptions {
+    let shared = UncheckedSendable(scheduler)
+    _minimumTolerance = { shared.value.minimumTolerance }
+    _now = { shared.value.now }
+    _schedule = { shared.value.schedule(options: $0, $1) }
+    _scheduleAfter = { shared.value.schedule(after: $0, tolerance: $1, options: $2, $3) }
     _scheduleRepeating = {
-      scheduler.schedule(after: $0, interval: $1, tolerance: $2, options: $3, $4)
+      shared.value.schedule(after: $0, interval: $1, tolerance: $2, options: $3, $4)
     }
     _scheduleCancellable = {
-      scheduler.scheduleCancellable(after: $0, tolerance: $1, options: $2, $3)
+      shared.value.scheduleCancellable(after: $0, tolerance: $1, options: $2, $3)
     }
-    _sleepUntil = { try await scheduler.sleep(until: $0, tolerance: $1) }
-    _sleepFor = { try await scheduler.sleep(for: $0, tolerance: $1) }
+    _sleepUntil = { try await shared.value.sleep(until: $0, tolerance: $1) }
+    _sleepFor = { try await shared.value.sleep(for: $0, tolerance: $1) }
   }
 
   @inlinable public var now: SchedulerTimeType { _now() }
@@ -150,7 +159,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
 /// ```swift
 /// let scheduler: AnySchedulerOf<DispatchQueue> = .main
 /// ```
-public typealias AnySchedulerOf<S: Scheduler & Sendable> = AnyScheduler<
+public typealias AnySchedulerOf<S: Scheduler> = AnyScheduler<
   S.SchedulerTimeType, S.SchedulerOptions
 >
 

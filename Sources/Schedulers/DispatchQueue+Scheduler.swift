@@ -102,7 +102,7 @@ import Dispatch
   ///
   /// `@unchecked Sendable`: Dispatch sources are thread-safe objects, and `cancel()` may be
   /// called from any thread; the Linux overlay just does not mark the protocol `Sendable`.
-  private struct DispatchTimerCancellable: Cancellable, @unchecked Sendable {
+  struct DispatchTimerCancellable: Cancellable, @unchecked Sendable {
     let timer: any DispatchSourceTimer
     func cancel() { timer.cancel() }
   }

@@ -84,6 +84,32 @@ struct BadInputTests {
       expectStandardError(of: result, toContain: "A stride of nan seconds is not finite")
     }
 
+    @Test func zeroRepeatIntervalOnARunLoop() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = RunLoop.main.schedule(after: RunLoop.main.now, interval: .zero) {}
+      }
+      expectStandardError(of: result, toContain: "RunLoop: a repeating action needs an interval")
+    }
+
+    @Test func negativeRepeatIntervalOnAnOperationQueue() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let queue = OperationQueue()
+        _ = queue.schedule(after: queue.now, interval: .seconds(-1)) {}
+      }
+      expectStandardError(
+        of: result,
+        toContain:
+          "OperationQueue: a repeating action needs an interval greater than zero, got -1 s")
+    }
+
+    @Test func aRunLoopStrideOfNotANumberOfSeconds() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = RunLoop.SchedulerTimeType.Stride.seconds(Double.nan)
+      }
+      expectStandardError(
+        of: result, toContain: "A scheduler stride needs a finite number of seconds, got nan")
+    }
+
     @Test func infiniteSeconds() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         _ = DispatchQueue.SchedulerTimeType.Stride.seconds(Double.infinity)

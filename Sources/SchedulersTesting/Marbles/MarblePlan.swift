@@ -20,7 +20,8 @@ struct MarblePlan<Input: Sendable, Output: Sendable & Equatable>: Sendable {
     input: String, expected: String, frame: Stride, values: [Character: Input],
     expectedValues: [Character: Output], maxFrames: Int
   ) throws(MarbleSyntaxError) {
-    precondition(frame > .zero, "A marble test needs a frame longer than zero, got \(describeStride(frame))")
+    precondition(
+      frame > .zero, "A marble test needs a frame longer than zero, got \(describeStride(frame))")
     precondition(maxFrames >= 0, "A marble test needs maxFrames of zero or more, got \(maxFrames)")
     self.input = input
     self.expected = expected

@@ -1,0 +1,52 @@
+import Foundation
+import Schedulers
+
+extension OperationQueue {
+  /// An unimplemented scheduler with an operation queue's types.
+  ///
+  /// A property cannot know where it was called from; prefer ``unimplemented(_:fileID:filePath:line:column:)``,
+  /// whose failures point at the line that created the scheduler.
+  public static var unimplemented: UnimplementedSchedulerOf<OperationQueue> {
+    UnimplementedScheduler(now: virtualEpoch)
+  }
+
+  /// A named unimplemented scheduler with an operation queue's types.
+  ///
+  /// ```swift
+  /// let scheduler = OperationQueue.unimplemented("EpisodeModel.scheduler")
+  /// ```
+  public static func unimplemented(
+    _ name: String = "",
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) -> UnimplementedSchedulerOf<OperationQueue> {
+    UnimplementedScheduler(
+      name, now: virtualEpoch, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+extension AnyScheduler
+where
+  SchedulerTimeType == OperationQueue.SchedulerTimeType,
+  SchedulerOptions == OperationQueue.SchedulerOptions
+{
+  /// An unimplemented scheduler, erased.
+  ///
+  /// A property cannot know where it was called from; prefer ``unimplemented(_:fileID:filePath:line:column:)``.
+  public static var unimplemented: Self { OperationQueue.unimplemented.eraseToAnyScheduler() }
+
+  /// A named unimplemented scheduler, erased: it fails the running test whenever it is used.
+  ///
+  /// ```swift
+  /// let model = EpisodeModel(scheduler: .unimplemented("EpisodeModel.scheduler"))
+  /// ```
+  public static func unimplemented(
+    _ name: String = "",
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) -> Self {
+    OperationQueue.unimplemented(
+      name, fileID: fileID, filePath: filePath, line: line, column: column
+    ).eraseToAnyScheduler()
+  }
+}
