@@ -103,7 +103,7 @@ extension Workload {
   /// The immediate scheduler: `size` actions, each run at once.
   public static let immediate = Workload(
     name: "immediate",
-    summary: "ImmediateScheduler: schedule n actions, each runs at once"
+    summary: "VirtualImmediateScheduler: schedule n actions, each runs at once"
   ) { size in
     let scheduler = DispatchQueue.immediate
     let tally = Tally()

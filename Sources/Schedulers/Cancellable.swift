@@ -18,3 +18,25 @@
   }
 
 #endif
+
+#if !canImport(Combine)
+  extension Cancellable {
+    /// Stores this cancellable in a set, wrapped in an ``AnyCancellable``, so it lives as long
+    /// as the set holds it: Combine's spelling, for a timer as much as a subscription.
+    ///
+    /// ```swift
+    /// var cancellables: Set<AnyCancellable> = []
+    /// scheduler.schedule(after: scheduler.now, interval: .seconds(1)) { print("tick") }
+    ///   .store(in: &cancellables)
+    /// ```
+    public func store(in set: inout Set<AnyCancellable>) {
+      AnyCancellable(self).store(in: &set)
+    }
+
+    /// Stores this cancellable in a collection, wrapped in an ``AnyCancellable``.
+    public func store<C: RangeReplaceableCollection>(in collection: inout C)
+    where C.Element == AnyCancellable {
+      AnyCancellable(self).store(in: &collection)
+    }
+  }
+#endif

@@ -14,7 +14,7 @@ extension DispatchQueue {
   /// let model = HomeModel(scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
   /// ```
   public static var immediate: ImmediateSchedulerOf<DispatchQueue> {
-    ImmediateScheduler(now: virtualEpoch)
+    VirtualImmediateScheduler(now: virtualEpoch)
   }
 
   /// A new test scheduler with a dispatch queue's time and option types, starting at

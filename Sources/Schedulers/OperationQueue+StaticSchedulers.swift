@@ -13,7 +13,7 @@ extension OperationQueue {
   /// let scheduler: AnySchedulerOf<OperationQueue> = OperationQueue.immediate.eraseToAnyScheduler()
   /// ```
   public static var immediate: ImmediateSchedulerOf<OperationQueue> {
-    ImmediateScheduler(now: virtualEpoch)
+    VirtualImmediateScheduler(now: virtualEpoch)
   }
 
   /// A new test scheduler with an operation queue's time and option types, starting at

@@ -13,7 +13,7 @@ extension RunLoop {
   /// let scheduler: AnySchedulerOf<RunLoop> = RunLoop.immediate.eraseToAnyScheduler()
   /// ```
   public static var immediate: ImmediateSchedulerOf<RunLoop> {
-    ImmediateScheduler(now: virtualEpoch)
+    VirtualImmediateScheduler(now: virtualEpoch)
   }
 
   /// A new test scheduler with a run loop's time and option types, starting at

@@ -14,7 +14,7 @@ import Schedulers
 /// ```
 ///
 /// Every use is recorded: the `schedule` methods (and so every overload built on them), the
-/// sleeps, and reads of ``now``. After recording, it behaves like an `ImmediateScheduler` so that the
+/// sleeps, and reads of ``now``. After recording, it behaves like a `VirtualImmediateScheduler` so that the
 /// test can go on and report everything else that is wrong. Inside a Swift Testing test the
 /// failure is an issue (expect it with `withKnownIssue`); inside XCTest, an `XCTFail`; outside
 /// any test, a line on standard error. It never crashes the program.
@@ -23,7 +23,7 @@ public struct UnimplementedScheduler<SchedulerTimeType: Strideable & Sendable, S
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   /// The name used in failure messages; empty for an unnamed scheduler.
   public let name: String
-  let immediate: ImmediateScheduler<SchedulerTimeType, SchedulerOptions>
+  let immediate: VirtualImmediateScheduler<SchedulerTimeType, SchedulerOptions>
   let fileID: StaticString
   let filePath: StaticString
   let line: UInt
@@ -41,7 +41,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     line: UInt = #line, column: UInt = #column
   ) {
     self.name = name
-    self.immediate = ImmediateScheduler(now: now)
+    self.immediate = VirtualImmediateScheduler(now: now)
     self.fileID = fileID
     self.filePath = filePath
     self.line = line

@@ -49,4 +49,24 @@ struct AnyCancellableTests {
     #expect(first != second)
     #expect(Set([first, first, second]).count == 2)
   }
+
+  /// Combine's `store(in:)` is on `Cancellable`, so a timer stores itself, as ported
+  /// combine-schedulers code writes it.
+  @Test func aTimerStoresItselfAndStopsWhenTheSetIsEmptied() {
+    let scheduler = DispatchQueue.test
+    let ticks = Counter()
+    var cancellables: Set<AnyCancellable> = []
+    scheduler.schedule(after: scheduler.now, interval: .seconds(1)) { ticks.increment() }
+      .store(in: &cancellables)
+    var list: [AnyCancellable] = []
+    scheduler.schedule(after: scheduler.now, interval: .seconds(1)) { ticks.increment() }
+      .store(in: &list)
+    scheduler.advance(by: .seconds(1))
+    #expect(ticks.value == 4)
+    cancellables.removeAll()
+    list.removeAll()
+    scheduler.advance(by: .seconds(5))
+    #expect(ticks.value == 4)
+    #expect(scheduler.pendingActionCount == 0)
+  }
 }

@@ -30,7 +30,7 @@ struct BadInputTests {
       _ = DispatchQueue.immediate.schedule(after: DispatchQueue.virtualEpoch, interval: .zero) {}
     }
     expectStandardError(
-      of: result, toContain: "ImmediateScheduler: a repeating action needs an interval")
+      of: result, toContain: "VirtualImmediateScheduler: a repeating action needs an interval")
   }
 
   @Test func advancingByANegativeStride() async {

@@ -61,5 +61,5 @@
 
   extension TestScheduler: CustomizedScheduler {}
   extension AnyScheduler: CustomizedScheduler, CustomSleepingScheduler {}
-  extension ImmediateScheduler: CustomizedScheduler, CustomSleepingScheduler {}
+  extension VirtualImmediateScheduler: CustomizedScheduler, CustomSleepingScheduler {}
 #endif

@@ -61,7 +61,7 @@ final class ThreadTrampoline {
         if let pointer { Unmanaged<ThreadTrampoline>.fromOpaque(pointer).release() }
       #endif
     }
-    precondition(status == 0, "ImmediateScheduler: pthread_key_create failed with \(status)")
+    precondition(status == 0, "VirtualImmediateScheduler: pthread_key_create failed with \(status)")
     return key
   }()
 }

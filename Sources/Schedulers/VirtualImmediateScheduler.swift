@@ -1,4 +1,9 @@
-/// A scheduler that runs every action at once, collapsing time to a point.
+/// A scheduler that runs every action at once, collapsing time to a point, with any
+/// scheduler's time and option types (`DispatchQueue.immediate`, `RunLoop.immediate`, ...).
+///
+/// Not named `ImmediateScheduler`, which is Combine's (a non-generic scheduler with
+/// `ImmediateScheduler.shared`): a file that imports SwiftUI and this package sees both. Write
+/// ``ImmediateSchedulerOf`` or `.immediate`, which read the same on every platform.
 ///
 /// Use it in tests where waiting is beside the point: a model that delays, debounces or hops
 /// queues runs straight through.
@@ -16,7 +21,7 @@
 /// - Nested scheduling does not grow the stack: an action scheduled from inside another one
 ///   runs as soon as the outer action returns (first-in, first-out), before the outermost
 ///   `schedule` call returns, on the same thread.
-public struct ImmediateScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>:
+public struct VirtualImmediateScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>:
   Scheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   /// The instant the scheduler was created with; it never changes.
@@ -53,7 +58,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     let action = sendableAction(action)
     precondition(
       interval > .zero,
-      "ImmediateScheduler: a repeating action needs an interval greater than zero, got \(describeStride(interval))"
+      "VirtualImmediateScheduler: a repeating action needs an interval greater than zero, got \(describeStride(interval))"
     )
     ThreadTrampoline.run(action)
     return AnyCancellable {}
@@ -83,11 +88,25 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   }
 }
 
-/// An immediate scheduler with the same time and option types as `S`.
+/// An immediate scheduler with the same time and option types as `S`: a
+/// ``VirtualImmediateScheduler``.
 ///
 /// ```swift
 /// let scheduler: ImmediateSchedulerOf<DispatchQueue> = DispatchQueue.immediate
 /// ```
-public typealias ImmediateSchedulerOf<S: Scheduler> = ImmediateScheduler<
+public typealias ImmediateSchedulerOf<S: Scheduler> = VirtualImmediateScheduler<
   S.SchedulerTimeType, S.SchedulerOptions
 >
+
+#if !canImport(Combine)
+  /// The name of ``VirtualImmediateScheduler`` before the package lived beside Combine, which
+  /// declares an `ImmediateScheduler` of its own.
+  @available(
+    *, deprecated,
+    message:
+      "ImmediateScheduler is Combine's name; write ImmediateSchedulerOf<DispatchQueue> or VirtualImmediateScheduler"
+  )
+  public typealias ImmediateScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions> =
+    VirtualImmediateScheduler<SchedulerTimeType, SchedulerOptions>
+  where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable
+#endif

@@ -3,7 +3,7 @@ import Schedulers
 import Synchronization
 import Testing
 
-@Suite("ImmediateScheduler")
+@Suite("VirtualImmediateScheduler")
 struct ImmediateSchedulerTests {
   @Test func runsEveryKindOfScheduleAtOnce() {
     let scheduler = DispatchQueue.immediate
