@@ -56,6 +56,17 @@ extension TestScheduler {
     fileID: StaticString, line: UInt
   ) async throws {
     let id = UInt64.random(in: 0...UInt64.max)
+    // Outside a deterministic run, the usual reason for a wait that times out is a task that
+    // has not started yet: the hint says what to do instead. Read here, on the caller's task.
+    let hint =
+      DeterministicRunHook.current == nil
+      ? """
+
+        Outside a deterministic run, a task that should schedule this work may simply not have \
+        run yet (what `Task.megaYield()` and `withMainSerialExecutor` hoped to arrange): run \
+        the test under `withDeterministicExecution(scheduler:)` and `await scheduler.advance`, \
+        which return once every woken task has run as far as it can.
+        """ : ""
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         // Checked under the lock: a cancellation that came before the waiter was registered
@@ -86,7 +97,7 @@ extension TestScheduler {
               description: """
                 Waited \(timeout) (real time) at \(fileID):\(line) for \(what) on the test \
                 scheduler; it has \(pending.count) pending:
-                \(list)
+                \(list)\(hint)
                 """))
         }
       }

@@ -47,6 +47,9 @@ struct WaitForPendingWorkTests {
     #expect(message.contains("for 2 pending actions on the test scheduler; it has 1 pending"))
     #expect(message.contains("  - an action, due in 3 s"))
     #expect(message.contains("SchedulersTests/WaitForPendingWorkTests.swift"))
+    // A test ported with `megaYield` waits for a task that never ran: the message says what
+    // to use instead.
+    #expect(message.contains("run the test under `withDeterministicExecution(scheduler:)`"))
   }
 
   @Test func cancellingTheWaiterEndsTheWait() async throws {
