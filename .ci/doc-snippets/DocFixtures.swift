@@ -77,6 +77,7 @@ public let scheduler = DispatchQueue.test
 public struct LegacyClient: Sendable {
   public func startPolling(
     scheduler: some Scheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>
+      & Sendable
   ) {
     DispatchQueue.global().async {
       scheduler.schedule(after: scheduler.now.advanced(by: .seconds(5))) {}

@@ -32,7 +32,7 @@ where
 {
   /// An unimplemented scheduler, erased.
   ///
-  /// A property cannot know where it was called from; prefer ``unimplemented(_:fileID:filePath:line:column:)``.
+  /// A property cannot know where it was called from; prefer `unimplemented(_:)`, with a name.
   public static var unimplemented: Self { OperationQueue.unimplemented.eraseToAnyScheduler() }
 
   /// A named unimplemented scheduler, erased: it fails the running test whenever it is used.
