@@ -62,11 +62,11 @@ extension TestScheduler {
       DeterministicRunHook.current == nil
       ? """
 
-        Outside a deterministic run, a task that should schedule this work may simply not have \
-        run yet (what `Task.megaYield()` and `withMainSerialExecutor` hoped to arrange): run \
-        the test under `withDeterministicExecution(scheduler:)` and `await scheduler.advance`, \
-        which return once every woken task has run as far as it can.
-        """ : ""
+      Outside a deterministic run, a task that should schedule this work may simply not have \
+      run yet (what `Task.megaYield()` and `withMainSerialExecutor` hoped to arrange): run \
+      the test under `withDeterministicExecution(scheduler:)` and `await scheduler.advance`, \
+      which return once every woken task has run as far as it can.
+      """ : ""
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         // Checked under the lock: a cancellation that came before the waiter was registered
