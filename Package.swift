@@ -32,21 +32,3 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
-
-// Where Combine can be imported (Apple platforms), the library builds on it. Linux has no
-// Combine; CI proves that build with a stand-in (OpenCombine presented as a module named
-// `Combine`, in Benchmarks/CombineStandIn), selected only by this variable so that users never
-// resolve it. With it, every library target sees `Combine`, and the interop tests join.
-if Context.environment["SCHEDULERS_COMBINE_STANDIN"] == "1" {
-  package.dependencies.append(
-    .package(name: "combine-standin", path: "Benchmarks/CombineStandIn"))
-  let combine = Target.Dependency.product(name: "Combine", package: "combine-standin")
-  for target in package.targets where target.type == .regular {
-    target.dependencies.append(combine)
-  }
-  package.targets.append(
-    .testTarget(
-      name: "CombineInteropTests",
-      dependencies: ["Schedulers", "SchedulersTesting", combine]
-    ))
-}

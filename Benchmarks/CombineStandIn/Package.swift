@@ -1,16 +1,22 @@
 // swift-tools-version: 6.0
-// A stand-in for Apple's Combine on Linux, for CI only: OpenCombine 0.14.0 presented as a
-// module named `Combine`. OpenCombine's Dispatch and Foundation parts give `DispatchQueue`,
-// `RunLoop` and `OperationQueue` the `Scheduler` conformances Apple's SDK has, with Apple's
-// nested `SchedulerTimeType`, `Stride` and `SchedulerOptions`, and `Timer.publish`.
+// The library as it builds where Combine can be imported, proved on Linux, for CI only:
 //
-// The library's own Package.swift adds this package only when SCHEDULERS_COMBINE_STANDIN=1
-// is set (see .ci/run), so that users never resolve it.
+//   swift test --package-path Benchmarks/CombineStandIn
+//
+// `Combine` here is a stand-in for Apple's: OpenCombine 0.14.0 presented as a module named
+// `Combine`. OpenCombine's Dispatch and Foundation parts give `DispatchQueue`, `RunLoop` and
+// `OperationQueue` the `Scheduler` conformances Apple's SDK has, with Apple's nested
+// `SchedulerTimeType`, `Stride` and `SchedulerOptions`, and `Timer.publish`.
+//
+// The library's targets and its test suite are the root package's own sources, reached through
+// symbolic links under Sources/ and Tests/, built here with `Combine` visible, so their
+// `#if canImport(Combine)` side compiles and runs. A package of its own, so that the library's
+// Package.swift names no dependency and users never resolve OpenCombine.
 import PackageDescription
 
 let package = Package(
   name: "combine-standin",
-  products: [.library(name: "Combine", targets: ["Combine"])],
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   dependencies: [
     .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0")
   ],
@@ -22,7 +28,16 @@ let package = Package(
         .product(name: "OpenCombineDispatch", package: "OpenCombine"),
         .product(name: "OpenCombineFoundation", package: "OpenCombine"),
       ]
-    )
+    ),
+    // Symbolic links to the root package's targets (Sources/Schedulers -> ../../../Sources/...).
+    .target(name: "Schedulers", dependencies: ["Combine"]),
+    .target(name: "SchedulersDeterministic", dependencies: ["Schedulers"]),
+    .target(name: "SchedulersTesting", dependencies: ["Schedulers", "SchedulersDeterministic"]),
+    .testTarget(name: "SchedulersTests", dependencies: ["Schedulers", "SchedulersTesting"]),
+    // Only here: a file importing Combine and Schedulers, and Combine pipelines on the
+    // package's schedulers.
+    .testTarget(
+      name: "CombineInteropTests", dependencies: ["Schedulers", "SchedulersTesting", "Combine"]),
   ],
   swiftLanguageModes: [.v6]
 )

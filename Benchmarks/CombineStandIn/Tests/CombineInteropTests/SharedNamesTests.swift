@@ -4,7 +4,7 @@ import Schedulers
 import SchedulersTesting
 import Testing
 
-// Runs only in the build with the Combine stand-in (SCHEDULERS_COMBINE_STANDIN=1, in .ci/run):
+// Runs only in the build with the Combine stand-in (this package; .ci/run runs it):
 // a file that imports Combine and the package, as every SwiftUI file of an app does, names
 // each type both declare. It compiles only if each name means one thing: Combine's.
 
