@@ -22,9 +22,13 @@
       public typealias Output = S.SchedulerTimeType
       public typealias Failure = Never
 
+      /// The time between ticks.
       public let interval: S.SchedulerTimeType.Stride
+      /// The tolerance of each tick; the scheduler's minimum tolerance when `nil`.
       public let tolerance: S.SchedulerTimeType.Stride?
+      /// The scheduler that ticks.
       public let scheduler: S
+      /// Options passed to the scheduler.
       public let options: S.SchedulerOptions?
 
       private let subject = PassthroughSubject<Output, Never>()
@@ -47,6 +51,7 @@
         self.options = options
       }
 
+      /// Attaches a subscriber; it receives the ticks that come while it has demand.
       public func receive<Subscriber: Combine.Subscriber>(subscriber: Subscriber)
       where Subscriber.Input == Output, Subscriber.Failure == Never {
         subject.receive(subscriber: subscriber)

@@ -12,14 +12,10 @@
     ///
     /// Durations beyond `Int.max` nanoseconds (292 years) are converted through seconds.
     public init(_ duration: Duration) {
-      let (seconds, attoseconds) = duration.components
-      let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-      if !overflow,
-        case let (total, false) = nanoseconds.addingReportingOverflow(
-          attoseconds / 1_000_000_000)
-      {
-        self = .nanoseconds(Int(total))
+      if let nanoseconds = Nanoseconds.checked(duration) {
+        self = .nanoseconds(nanoseconds)
       } else {
+        let (seconds, attoseconds) = duration.components
         self = .seconds(Double(seconds) + Double(attoseconds) / 1e18)
       }
     }

@@ -26,25 +26,29 @@ package enum Nanoseconds {
     return Int(nanoseconds)
   }
 
+  /// Whole nanoseconds of `duration` (a fraction of a nanosecond dropped), or `nil` when they
+  /// do not fit in `Int`: the one conversion the others are built on.
   @usableFromInline
-  package static func fromDuration(_ duration: Duration) -> Int {
+  package static func checked(_ duration: Duration) -> Int? {
     let (seconds, attoseconds) = duration.components
     let (whole, overflow1) = Int(seconds).multipliedReportingOverflow(by: 1_000_000_000)
     let (total, overflow2) = whole.addingReportingOverflow(Int(attoseconds / 1_000_000_000))
-    precondition(
-      !overflow1 && !overflow2,
-      "The duration \(duration) does not fit in Int nanoseconds (about ±292 years)")
-    return total
+    return overflow1 || overflow2 ? nil : total
+  }
+
+  @usableFromInline
+  package static func fromDuration(_ duration: Duration) -> Int {
+    guard let nanoseconds = checked(duration) else {
+      preconditionFailure(
+        "The duration \(duration) does not fit in Int nanoseconds (about ±292 years)")
+    }
+    return nanoseconds
   }
 
   /// Whole nanoseconds of `duration`, clamped to `Int`'s range: for real-time waits and
   /// timeouts, where "more than 292 years" means "forever" rather than a mistake.
   package static func saturating(_ duration: Duration) -> Int {
-    let (seconds, attoseconds) = duration.components
-    let (whole, overflow1) = Int(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-    let (total, overflow2) = whole.addingReportingOverflow(Int(attoseconds / 1_000_000_000))
-    guard overflow1 || overflow2 else { return total }
-    return seconds < 0 ? .min : .max
+    checked(duration) ?? (duration < .zero ? .min : .max)
   }
 
   @usableFromInline

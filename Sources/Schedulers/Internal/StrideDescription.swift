@@ -20,11 +20,8 @@ package func describeStride<T>(_ stride: T) -> String {
 /// A duration in its largest whole unit; a duration of fractional nanoseconds or beyond
 /// `Int` nanoseconds as `Duration` describes it.
 package func describeDuration(_ duration: Duration) -> String {
-  let (seconds, attoseconds) = duration.components
-  guard attoseconds % 1_000_000_000 == 0,
-    case let (scaled, false) = seconds.multipliedReportingOverflow(by: 1_000_000_000),
-    case let (nanoseconds, false) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000),
-    let nanoseconds = Int(exactly: nanoseconds)
+  guard duration.components.attoseconds % 1_000_000_000 == 0,
+    let nanoseconds = Nanoseconds.checked(duration)
   else { return "\(duration)" }
   return describeNanoseconds(nanoseconds)
 }
