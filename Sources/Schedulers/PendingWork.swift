@@ -19,6 +19,10 @@ where SchedulerTimeType.Stride: Sendable {
   public let fileID: String?
   /// The line that scheduled it, with ``fileID``.
   public let line: UInt?
+  /// What scheduled it, when the scheduler knows more than "an action" but not a call site:
+  /// "a Task.sleep" for a plain `Task.sleep` inside a deterministic run (with its task's name,
+  /// when the task has one); `nil` otherwise.
+  public let label: String?
 
   /// Whether the action repeats.
   public var isRepeating: Bool { interval != nil }
@@ -26,19 +30,21 @@ where SchedulerTimeType.Stride: Sendable {
   /// Creates a description of pending work (the scheduler makes these).
   public init(
     deadline: SchedulerTimeType, dueIn: SchedulerTimeType.Stride,
-    interval: SchedulerTimeType.Stride?, fileID: String?, line: UInt?
+    interval: SchedulerTimeType.Stride?, fileID: String?, line: UInt?, label: String? = nil
   ) {
     self.deadline = deadline
     self.dueIn = dueIn
     self.interval = interval
     self.fileID = fileID
     self.line = line
+    self.label = label
   }
 
-  /// "repeating every 1 s, due in 2 s, scheduled at Model.swift:12", or "an action due in 300
-  /// ms" when the call site is unknown.
+  /// "repeating every 1 s, due in 2 s, scheduled at Model.swift:12", "a Task.sleep, due in 1 s"
+  /// for a plain sleep in a deterministic run, or "an action, due in 300 ms" when nothing more
+  /// is known.
   public var description: String {
-    let kind = interval.map { "repeating every \(describeStride($0))" } ?? "an action"
+    let kind = interval.map { "repeating every \(describeStride($0))" } ?? label ?? "an action"
     let site = fileID.map { ", scheduled at \($0):\(line ?? 0)" } ?? ""
     return "\(kind), due in \(describeStride(dueIn))\(site)"
   }

@@ -19,7 +19,8 @@ extension TestScheduler {
     let site = entry.handle?.callSite
     return PendingWork(
       deadline: entry.deadline, dueIn: now.distance(to: entry.deadline),
-      interval: entry.handle?.interval, fileID: site.map { "\($0.fileID)" }, line: site?.line)
+      interval: entry.handle?.interval, fileID: site?.fileID.map { "\($0)" },
+      line: site?.fileID == nil ? nil : site?.line, label: site?.label)
   }
 
   /// Runs exactly the next pending action, whatever its deadline, moving the clock to it

@@ -25,15 +25,20 @@ extension TestScheduler {
   /// try await scheduler.waitForPendingWork(count: 1)
   /// await scheduler.advance(by: .seconds(5))
   /// ```
+  ///
+  /// It runs in the caller's isolation (the `isolation` parameter defaults to it), so a
+  /// `@MainActor` test counts the queue before the main actor can run anything else.
   public func waitForPendingWork(
     count: Int = 1, timeout: Duration = .seconds(60),
-    fileID: StaticString = #fileID, line: UInt = #line
+    fileID: StaticString = #fileID, line: UInt = #line,
+    isolation: isolated (any Actor)? = #isolation
   ) async throws {
     precondition(
       count >= 0, "waitForPendingWork(count:) needs a count of zero or more, got \(count)")
     try await waitForQueue(
       count: { _ in count }, timeout: timeout,
-      what: "\(count) pending action\(count == 1 ? "" : "s")", fileID: fileID, line: line)
+      what: "\(count) pending action\(count == 1 ? "" : "s")", fileID: fileID, line: line,
+      isolation: isolation)
   }
 
   /// Suspends until the next action is scheduled (counted from the call), resumed by the
@@ -43,17 +48,25 @@ extension TestScheduler {
   /// model.refreshTapped()  // schedules its work from a task it starts
   /// try await scheduler.waitForNextScheduledAction()
   /// ```
+  ///
+  /// "Next" counts from the moment of the call, in the caller's isolation (the `isolation`
+  /// parameter defaults to it): with a `@MainActor` model and test, the model's task cannot
+  /// schedule before the count is taken, so the wait is for exactly that task's work.
   public func waitForNextScheduledAction(
-    timeout: Duration = .seconds(60), fileID: StaticString = #fileID, line: UInt = #line
+    timeout: Duration = .seconds(60), fileID: StaticString = #fileID, line: UInt = #line,
+    isolation: isolated (any Actor)? = #isolation
   ) async throws {
     try await waitForQueue(
       count: { $0 + 1 }, timeout: timeout, what: "the next scheduled action", fileID: fileID,
-      line: line)
+      line: line, isolation: isolation)
   }
 
+  // Isolated to the caller, so that no suspension comes between the call and the count: a
+  // nonisolated async function would hop off a `@MainActor` caller first, letting the main
+  // actor run the very task whose work is awaited, and the wait would then count one too many.
   private func waitForQueue(
     count: @Sendable (_ pendingNow: Int) -> Int, timeout: Duration, what: String,
-    fileID: StaticString, line: UInt
+    fileID: StaticString, line: UInt, isolation: isolated (any Actor)?
   ) async throws {
     let id = UInt64.random(in: 0...UInt64.max)
     // Outside a deterministic run, the usual reason for a wait that times out is a task that

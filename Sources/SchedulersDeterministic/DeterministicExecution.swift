@@ -82,13 +82,24 @@ public func withDeterministicExecution<Time, Options, R: Sendable>(
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
   try await runDeterministically(
-    scheduleVirtualSleep: { [weak scheduler] delay, job in
+    scheduleVirtualSleep: { [weak scheduler] delay, label, wakeUp in
       guard let scheduler else {
-        job()
-        return AnyCancellable {}
+        wakeUp()
+        return nil
       }
-      return scheduler.scheduleCancellable(
-        after: scheduler.now.advanced(by: Time.Stride(delay)), tolerance: .zero, options: nil, job)
+      // Past Int nanoseconds (292 years) the virtual clock cannot hold the deadline: the
+      // sleep waits until cancelled, as it would in real time.
+      guard Nanoseconds.checked(delay) != nil else { return nil }
+      let deadline = scheduler.now.advanced(by: Time.Stride(delay))
+      let entry = CallSite.$current.withValue(CallSite(label: label)) {
+        SendableCancellable(
+          scheduler.scheduleCancellable(after: deadline, tolerance: .zero, options: nil, wakeUp))
+      }
+      return VirtualSleepEntry(
+        cancel: { entry.cancel() },
+        remaining: { [weak scheduler] in
+          scheduler.map { Duration($0.now.distance(to: deadline)) }
+        })
     },
     describePending: { [weak scheduler] in scheduler?.pendingWorkDescription },
     outsideWorkTimeout: outsideWorkTimeout,
@@ -175,7 +186,7 @@ extension DeterministicRun {
 }
 
 private func runDeterministically<R: Sendable>(
-  scheduleVirtualSleep: (@Sendable (Duration, @escaping @Sendable () -> Void) -> any Cancellable)?,
+  scheduleVirtualSleep: ScheduleVirtualSleep?,
   describePending: @escaping @Sendable () -> String?,
   outsideWorkTimeout: Duration,
   location: SourceLocationOfCall?,
@@ -213,7 +224,9 @@ private func runDeterministically<R: Sendable>(
       // A cancellation that came before the task was stored found nothing to cancel.
       if Task.isCancelled { task.cancel() }
       startDriverThread {
-        let ending = run.drive(cancelBody: { task.cancel() })
+        var ending = run.drive(cancelBody: { task.cancel() })
+        // Described before the run hands its sleeps back, which takes them off the scheduler.
+        if case .finished = ending { ending = .finished(leftovers: run.describeLeftovers()) }
         DeterministicRun.activate(nil)
         run.forwardRemainingJobs()
         done.resume(returning: ending)
@@ -229,13 +242,16 @@ private func runDeterministically<R: Sendable>(
     let report = "Deterministic run deadlocked: \(reason)"
     location?.record(report)
     throw DeterministicExecutionError(description: report, bodyIsStuck: true)
-  case .finished:
+  case .finished(let leftovers):
     if let report = run.deadlockReport {
       location?.record(report)
       throw DeterministicExecutionError(description: report, bodyIsStuck: false)
     }
-    if let pending = describePending() {
-      location?.record("The deterministic run's body finished with work still pending: \(pending).")
+    if let leftovers {
+      location?.record(
+        "The deterministic run's body finished with work still pending: \(leftovers). "
+          + "Sleeps on the scheduler stay there (advance it to let them go); plain Task.sleeps "
+          + "go on sleeping outside the run, in real time, for the virtual time they had left.")
     }
     return try outcome.value.withLock { $0 }!.get()
   }

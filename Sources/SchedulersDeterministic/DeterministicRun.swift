@@ -19,16 +19,17 @@ import Synchronization
 final class DeterministicRun: DeterministicRunIdleness {
   /// Why the driver stopped waiting for jobs.
   enum Ending: Sendable {
-    case finished
+    /// The body finished; `leftovers` describes the work it left pending, if any.
+    case finished(leftovers: String?)
     case deadlocked(String)
   }
 
-  private struct QueuedJob {
+  struct QueuedJob {
     var job: UnownedJob
     var onMainActor: Bool
   }
 
-  private struct State {
+  struct State {
     var jobs: [QueuedJob] = []
     var head = 0
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -41,25 +42,43 @@ final class DeterministicRun: DeterministicRunIdleness {
     var deadlockReport: String?
     /// Set when the run has ended and handed its jobs back: later jobs are refused.
     var isClosed = false
-    /// Plain `Task.sleep` wake-ups waiting on the virtual clock, by id.
-    var virtualSleeps: [UInt64: (entry: SendableCancellable?, job: QueuedJob)] = [:]
-    var nextVirtualSleep: UInt64 = 0
+    /// Plain `Task.sleep`s of the run's tasks waiting on the virtual clock, by id.
+    var plainSleeps: [UInt64: PlainSleep] = [:]
+    /// The ids of `plainSleeps`, by the address of the sleeping task: a sleeping task that is
+    /// enqueued before its wake-up fired was resumed by cancellation.
+    var plainSleepsByTask: [UInt: UInt64] = [:]
+    var nextPlainSleep: UInt64 = 0
+  }
+
+  /// A plain `Task.sleep` of one of the run's tasks, waiting on the virtual clock.
+  struct PlainSleep {
+    /// The runtime's wake-up job: it resumes the sleeper, or does nothing if the sleep was
+    /// cancelled. It must run either way (it frees the sleep's state).
+    var wakeUp: QueuedJob
+    /// The sleeping task, retained, to see whether it was cancelled.
+    var task: UncheckedSendable<UnsafeCurrentTask>?
+    var taskAddress: UInt?
+    /// "a Task.sleep", with the task's name when it has one.
+    var label: String
+    /// The delay it asked for.
+    var delay: Duration
+    /// Its entry on the test scheduler; `nil` while it is being registered, and for a sleep
+    /// longer than the virtual clock can hold (it waits until cancelled or the run ends).
+    var entry: VirtualSleepEntry?
+    var isBeyondTheClock = false
   }
 
   private let state = Mutex(State())
   private let wakeDriver = DispatchSemaphore(value: 0)
-  /// Schedules a job after a virtual duration on the run's test scheduler, if it has one.
-  private let scheduleVirtualSleep:
-    (@Sendable (Duration, @escaping @Sendable () -> Void) -> any Cancellable)?
+  /// Schedules a wake-up after a virtual duration on the run's test scheduler, if it has one.
+  private let scheduleVirtualSleep: ScheduleVirtualSleep?
   /// Describes the run's pending sleepers, for failure messages.
   let describePending: @Sendable () -> String?
   /// How long the driver waits in real time for outside work before it gives up.
   let outsideWorkTimeout: Duration
 
   init(
-    scheduleVirtualSleep: (
-      @Sendable (Duration, @escaping @Sendable () -> Void) -> any Cancellable
-    )?,
+    scheduleVirtualSleep: ScheduleVirtualSleep?,
     describePending: @escaping @Sendable () -> String?,
     outsideWorkTimeout: Duration
   ) {
@@ -84,12 +103,17 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// Queues a job, unless the run has closed: a thread may have read `active` just before the
   /// run ended, and its job must then go to whoever is in charge now rather than be lost.
   func enqueue(_ job: UnownedJob, onMainActor: Bool) {
-    let outcome = state.withLock { state -> (accepted: Bool, wake: Bool) in
-      guard !state.isClosed else { return (false, false) }
+    let outcome = state.withLock {
+      state -> (accepted: Bool, wake: Bool, cancelledSleep: PlainSleep?) in
+      guard !state.isClosed else { return (false, false, nil) }
+      let cancelledSleep = dropWakeUpIfCancelled(job, &state)
       state.jobs.append(QueuedJob(job: job, onMainActor: onMainActor))
+      if let cancelledSleep { state.jobs.append(cancelledSleep.wakeUp) }
       defer { state.driverIsWaiting = false }
-      return (true, state.driverIsWaiting)
+      return (true, state.driverIsWaiting, cancelledSleep)
     }
+    // Outside the run's lock: the test scheduler takes its own.
+    outcome.cancelledSleep?.entry?.cancel()
     if !outcome.accepted {
       reenqueue(job, onMainActor: onMainActor)
     } else if outcome.wake {
@@ -97,13 +121,15 @@ final class DeterministicRun: DeterministicRunIdleness {
     }
   }
 
-  /// Enqueues a timed job (a plain `Task.sleep`) on the run's virtual clock, or in real time as
-  /// outside work when the run has no test scheduler. Returns `false` if the delay is not a
-  /// `Duration`, which leaves the job to the platform.
+  /// Enqueues a timed job (a plain `Task.sleep` of one of the run's tasks, called on that
+  /// task) on the run's virtual clock, or in real time as outside work when the run has no
+  /// test scheduler. Returns `false` to leave the job to the platform: when the delay is not a
+  /// `Duration`, or when it is too long for real time to matter.
   ///
   /// The runtime hands over a deadline on a real clock, read a moment before: the few
   /// microseconds between that reading and this call are real time that must not leak into
   /// virtual time, so a delay derived from a deadline is rounded to the nearest millisecond.
+  /// A delay that is zero or less after that returns at once, as it would outside a run.
   func enqueue(
     _ job: UnownedJob, onMainActor: Bool, after delay: Duration?, fromDeadline: Bool
   ) -> Bool {
@@ -115,33 +141,64 @@ final class DeterministicRun: DeterministicRunIdleness {
       // Past Int64 milliseconds (a sleep "until cancelled") the rounding no longer matters.
       if milliseconds.magnitude < 9.2e18 { delay = .milliseconds(Int64(milliseconds)) }
     }
-    if let scheduleVirtualSleep {
-      // Registered before it is scheduled, so that firing always finds it.
-      let id = state.withLock { state -> UInt64 in
-        state.nextVirtualSleep += 1
-        state.virtualSleeps[state.nextVirtualSleep] = (
-          nil, QueuedJob(job: job, onMainActor: onMainActor)
-        )
-        return state.nextVirtualSleep
-      }
-      let entry = SendableCancellable(
-        scheduleVirtualSleep(delay) {
-          if let sleep = self.state.withLock({ $0.virtualSleeps.removeValue(forKey: id) }) {
-            self.enqueueOrForward(sleep.job.job, onMainActor: sleep.job.onMainActor)
-          }
-        })
-      state.withLock { state in
-        if state.virtualSleeps[id] != nil { state.virtualSleeps[id]?.entry = entry }
-      }
-    } else {
+    if delay <= .zero {
+      enqueue(job, onMainActor: onMainActor)
+      return true
+    }
+    guard let scheduleVirtualSleep else {
+      // Past Int nanoseconds (292 years) a real-time sleep is a sleep until cancelled: the
+      // platform holds it, and it is not outside work the run should wait for.
+      guard let nanoseconds = Nanoseconds.checked(delay) else { return false }
       beginOutsideWork()
-      let nanoseconds = max(0, Nanoseconds.saturating(delay))
       DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
         self.enqueueOrForward(job, onMainActor: onMainActor)
         self.endOutsideWork()
       }
+      return true
     }
+    // Retained while it sleeps, so its address stays its own.
+    let task = withUnsafeCurrentTask { $0 }
+    let taskAddress = task.map { unsafeBitCast($0, to: UInt.self) }
+    let label = Task.name.map { "a Task.sleep in task \"\($0)\"" } ?? "a Task.sleep"
+    // Registered before it is scheduled, so that firing always finds it.
+    let id = state.withLock { state -> UInt64 in
+      state.nextPlainSleep += 1
+      let id = state.nextPlainSleep
+      state.plainSleeps[id] = PlainSleep(
+        wakeUp: QueuedJob(job: job, onMainActor: onMainActor),
+        task: task.map(UncheckedSendable.init), taskAddress: taskAddress, label: label,
+        delay: delay)
+      if let taskAddress { state.plainSleepsByTask[taskAddress] = id }
+      return id
+    }
+    let entry = scheduleVirtualSleep(delay, label) {
+      if let sleep = self.state.withLock({ $0.removePlainSleep(id) }) {
+        self.enqueueOrForward(sleep.wakeUp.job, onMainActor: sleep.wakeUp.onMainActor)
+      }
+    }
+    let cancelledMeanwhile = state.withLock { state -> Bool in
+      guard state.plainSleeps[id] != nil else { return true }
+      state.plainSleeps[id]?.entry = entry
+      state.plainSleeps[id]?.isBeyondTheClock = entry == nil
+      return false
+    }
+    // Cancelled between registering and scheduling: the entry must not stay behind.
+    if cancelledMeanwhile { entry?.cancel() }
     return true
+  }
+
+  /// A job of the run is being enqueued: if it is a task sleeping on the virtual clock, it was
+  /// resumed before its wake-up fired, which only cancellation does. Its wake-up then leaves
+  /// the test scheduler at once (as a sleep on the scheduler does when cancelled) and runs now,
+  /// finding the sleep cancelled. (A sleeper isolated to an actor is resumed through the
+  /// actor's own job instead; the driver finds those when the run is next idle.)
+  private func dropWakeUpIfCancelled(
+    _ job: UnownedJob, _ state: inout State
+  ) -> PlainSleep? {
+    guard !state.plainSleepsByTask.isEmpty,
+      let id = state.plainSleepsByTask[unsafeBitCast(job, to: UInt.self)]
+    else { return nil }
+    return state.removePlainSleep(id)
   }
 
   /// Enqueues on this run while it is active; once it has ended, on whatever is active now
@@ -193,6 +250,7 @@ final class DeterministicRun: DeterministicRunIdleness {
   private enum Step {
     case run(QueuedJob)
     case resumeIdleWaiter(CheckedContinuation<Void, Never>)
+    case dropCancelledSleeps([VirtualSleepEntry])
     case waitForOutsideWork
     case finish
     case deadlock(cancelledBefore: Bool)
@@ -213,6 +271,9 @@ final class DeterministicRun: DeterministicRunIdleness {
           }
           return .run(job)
         }
+        // Idle: before anyone is told so, sleeps whose task was cancelled (and resumed through
+        // an actor's job, which `enqueue` cannot recognise) leave the test scheduler.
+        if let cancelled = state.takeCancelledPlainSleeps() { return .dropCancelledSleeps(cancelled) }
         if !state.idleWaiters.isEmpty {
           return .resumeIdleWaiter(state.idleWaiters.removeFirst())
         }
@@ -239,6 +300,8 @@ final class DeterministicRun: DeterministicRunIdleness {
         }
       case .resumeIdleWaiter(let continuation):
         continuation.resume()
+      case .dropCancelledSleeps(let entries):
+        for entry in entries { entry.cancel() }
       case .waitForOutsideWork:
         let nanoseconds = Nanoseconds.saturating(outsideWorkTimeout)
         if wakeDriver.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
@@ -247,7 +310,7 @@ final class DeterministicRun: DeterministicRunIdleness {
               + pendingSuffix())
         }
       case .finish:
-        return .finished
+        return .finished(leftovers: nil)
       case .deadlock(let cancelledBefore):
         if cancelledBefore {
           return .deadlocked(
@@ -271,31 +334,88 @@ final class DeterministicRun: DeterministicRunIdleness {
   var deadlockReport: String? { state.withLock { $0.deadlockReport } }
 
   private func pendingSuffix() -> String {
-    describePending().map { " Pending: \($0)." } ?? ""
+    describeLeftovers().map { " Pending: \($0)." } ?? ""
+  }
+
+  /// The work still pending: on the test scheduler, and plain sleeps too long for its clock.
+  /// `nil` when there is none. Called by the driver before the run hands its sleeps back.
+  func describeLeftovers() -> String? {
+    let beyondTheClock = state.withLock { state in
+      state.plainSleeps.sorted { $0.key < $1.key }.map(\.value).filter(\.isBeyondTheClock)
+        .map { "\($0.label), due in \(describeDuration($0.delay)) (beyond the end of the virtual clock)" }
+    }
+    let parts =
+      [describePending()].compactMap { $0 }
+      + (beyondTheClock.isEmpty
+        ? []
+        : ["\(beyondTheClock.count) waiting until cancelled: \(beyondTheClock.joined(separator: "; "))"])
+    return parts.isEmpty ? nil : parts.joined(separator: "; ")
   }
 
   /// Hands every job still queued back to the runtime, so none is lost when the run ends.
   ///
-  /// Plain `Task.sleep` wake-ups still waiting on the virtual clock are removed from it and
-  /// released at once: the runtime's wake-up job checks the sleeper's state, so a wake-up whose
-  /// task was cancelled does nothing, and a live sleeper wakes early, outside the run, rather
-  /// than never.
+  /// Plain `Task.sleep`s still waiting on the virtual clock leave it and go on sleeping outside
+  /// the run, in real time, for the virtual time they had left (a sleep "until cancelled" goes
+  /// on until cancelled); a sleep whose task was cancelled wakes at once and finds it so.
   func forwardRemainingJobs() {
     let (remaining, sleeps) = state.withLock { state in
       defer {
         state.isClosed = true
         state.jobs.removeAll()
         state.head = 0
-        state.virtualSleeps.removeAll()
+        state.plainSleeps.removeAll()
+        state.plainSleepsByTask.removeAll()
       }
-      return (Array(state.jobs[state.head...]), Array(state.virtualSleeps.values))
+      return (Array(state.jobs[state.head...]), Array(state.plainSleeps.values))
     }
     for queued in remaining { reenqueue(queued.job, onMainActor: queued.onMainActor) }
     for sleep in sleeps {
+      let left = sleep.entry?.remaining() ?? sleep.delay
       sleep.entry?.cancel()
-      reenqueue(sleep.job.job, onMainActor: sleep.job.onMainActor)
+      let cancelled = sleep.task?.value.isCancelled ?? false
+      reenqueue(
+        sleep.wakeUp.job, onMainActor: sleep.wakeUp.onMainActor, after: cancelled ? .zero : left)
     }
   }
+}
+
+extension DeterministicRun.State {
+  /// Forgets a plain sleep (fired, cancelled or handed back), releasing its task.
+  mutating func removePlainSleep(_ id: UInt64) -> DeterministicRun.PlainSleep? {
+    guard let sleep = plainSleeps.removeValue(forKey: id) else { return nil }
+    if let address = sleep.taskAddress { plainSleepsByTask[address] = nil }
+    return sleep
+  }
+
+  /// Removes the plain sleeps whose task was cancelled and queues their wake-ups (which find
+  /// the sleep cancelled and free it), returning their test-scheduler entries to cancel
+  /// outside the lock; `nil` when there are none.
+  mutating func takeCancelledPlainSleeps() -> [VirtualSleepEntry]? {
+    guard !plainSleeps.isEmpty else { return nil }
+    let cancelled = plainSleeps.filter { $0.value.task?.value.isCancelled == true }.keys.sorted()
+    guard !cancelled.isEmpty else { return nil }
+    var entries: [VirtualSleepEntry] = []
+    for id in cancelled {
+      guard let sleep = removePlainSleep(id) else { continue }
+      jobs.append(sleep.wakeUp)
+      if let entry = sleep.entry { entries.append(entry) }
+    }
+    return entries
+  }
+}
+
+/// Puts a plain sleep's wake-up on a test scheduler's virtual clock: given the delay, a label
+/// for failure messages and the action that wakes the sleeper, it returns the scheduled entry,
+/// or `nil` when the delay is longer than the virtual clock can hold.
+typealias ScheduleVirtualSleep =
+  @Sendable (Duration, String, @escaping @Sendable () -> Void) -> VirtualSleepEntry?
+
+/// A plain sleep's wake-up on a test scheduler.
+struct VirtualSleepEntry: Sendable {
+  /// Removes the wake-up from the scheduler.
+  let cancel: @Sendable () -> Void
+  /// The virtual time left until the wake-up, `nil` once the scheduler is gone.
+  let remaining: @Sendable () -> Duration?
 }
 
 /// Starts a thread with a stack large enough for deep synchronous code in jobs.

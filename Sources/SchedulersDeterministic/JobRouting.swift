@@ -150,6 +150,23 @@
       RoutingExecutorFactory.defaultExecutor.enqueue(ExecutorJob(job))
     }
   }
+
+  /// Enqueues a timed job on the platform's executors, to run after `delay` of real time.
+  /// Called off any task of a run (by the driver), so the routing passes it straight through.
+  func reenqueue(_ job: UnownedJob, onMainActor: Bool, after delay: Duration) {
+    guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
+      preconditionFailure("Deterministic execution: a job was routed without job routing")
+    }
+    // About 136 years: longer real-time waits are waits until cancelled, and the platform's
+    // deadline arithmetic need not hold more.
+    let delay = min(delay, .seconds(Int64(1) << 32))
+    let executor: any Executor =
+      onMainActor ? RoutingExecutorFactory.mainExecutor : RoutingExecutorFactory.defaultExecutor
+    guard delay > .zero, let scheduling = executor as? any SchedulingExecutor else {
+      return reenqueue(job, onMainActor: onMainActor)
+    }
+    scheduling.enqueue(ExecutorJob(job), after: delay, tolerance: nil, clock: .continuous)
+  }
 #else
   /// This toolchain cannot route jobs (SE-0471 custom executors arrived in Swift 6.3): runs just
   /// call their body, and async `advance` falls back to the synchronous one.
@@ -160,6 +177,10 @@
   }
 
   func reenqueue(_ job: UnownedJob, onMainActor: Bool) {
+    preconditionFailure("Deterministic execution: a job was routed without job routing")
+  }
+
+  func reenqueue(_ job: UnownedJob, onMainActor: Bool, after delay: Duration) {
     preconditionFailure("Deterministic execution: a job was routed without job routing")
   }
 #endif

@@ -17,12 +17,15 @@ package func describeStride<T>(_ stride: T) -> String {
   return "\(stride)"
 }
 
-/// A duration in its largest whole unit; a duration of fractional nanoseconds or beyond
-/// `Int` nanoseconds as `Duration` describes it.
+/// A duration in its largest whole unit; beyond `Int` nanoseconds (292 years) in seconds,
+/// "about" when a fraction is dropped; a duration of fractional nanoseconds as `Duration`
+/// describes it.
 package func describeDuration(_ duration: Duration) -> String {
-  guard duration.components.attoseconds % 1_000_000_000 == 0,
-    let nanoseconds = Nanoseconds.checked(duration)
-  else { return "\(duration)" }
+  let (seconds, attoseconds) = duration.components
+  guard let nanoseconds = Nanoseconds.checked(duration) else {
+    return attoseconds == 0 ? "\(seconds) s" : "about \(seconds) s"
+  }
+  guard attoseconds % 1_000_000_000 == 0 else { return "\(duration)" }
   return describeNanoseconds(nanoseconds)
 }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Schedulers
+import SchedulersTesting
 import Testing
 
 /// Awaiting pending work outside deterministic execution: resumed by the scheduler itself.
@@ -25,16 +26,20 @@ struct WaitForPendingWorkTests {
     try await scheduler.waitForPendingWork(count: 0)
   }
 
-  @Test func waitsForTheNextScheduledActionCountingFromTheCall() async throws {
+  /// The doc example's shape: a `@MainActor` model starts a task that schedules its work, and
+  /// a `@MainActor` test waits for it. Before the wait took its caller's isolation, the call
+  /// hopped off the main actor, the model's task scheduled during the hop, and the wait counted
+  /// one too many and timed out, every time.
+  @MainActor @Test func waitsForTheNextScheduledActionOfAMainActorModel() async throws {
     let scheduler = DispatchQueue.test
-    scheduler.schedule(after: scheduler.now) {}
-    let waiting = Task { try await scheduler.waitForNextScheduledAction() }
-    // A sleeping task schedules its wake-up when it starts: that is the next action.
-    let sleeper = Task { try await scheduler.sleep(for: .seconds(1)) }
-    try await waiting.value
+    scheduler.schedule(after: scheduler.now) {}  // already there: not "the next" one
+    let model = RefreshModel(scheduler: scheduler.eraseToAnyScheduler())
+    model.refreshTapped()
+    try await scheduler.waitForNextScheduledAction()
     #expect(scheduler.pendingActionCount == 2)
-    sleeper.cancel()
-    _ = await sleeper.result
+    await scheduler.advance(by: .seconds(1))
+    await model.refresh?.value
+    #expect(model.refreshCount == 1)
   }
 
   @Test func aTimeoutThrowsNamingWhatWasAwaitedAndWhatIsPending() async throws {
@@ -57,5 +62,35 @@ struct WaitForPendingWorkTests {
     let waiting = Task { try await scheduler.waitForPendingWork(count: 5, timeout: .seconds(60)) }
     waiting.cancel()
     await #expect(throws: CancellationError.self) { try await waiting.value }
+  }
+
+  /// The same inside a deterministic run, where the hop was certain to let the model's task
+  /// go first (its job was queued before the hop's), and the wait timed out every time.
+  @MainActor @Test func waitsForTheNextScheduledActionOfAMainActorModelInARun() async throws {
+    let scheduler = DispatchQueue.test
+    try await withDeterministicExecution(scheduler: scheduler) { @MainActor in
+      let model = RefreshModel(scheduler: scheduler.eraseToAnyScheduler())
+      model.refreshTapped()
+      try await scheduler.waitForNextScheduledAction(timeout: .seconds(10))
+      #expect(scheduler.pendingActionCount == 1)
+      await scheduler.advance(by: .seconds(1))
+      #expect(model.refreshCount == 1)
+    }
+  }
+}
+
+/// A model that refreshes a second after a tap, from a task it starts.
+@MainActor final class RefreshModel {
+  let scheduler: AnySchedulerOf<DispatchQueue>
+  var refreshCount = 0
+  var refresh: Task<Void, Never>?
+
+  init(scheduler: AnySchedulerOf<DispatchQueue>) { self.scheduler = scheduler }
+
+  func refreshTapped() {
+    refresh = Task {
+      try? await scheduler.sleep(for: .seconds(1))
+      refreshCount += 1
+    }
   }
 }

@@ -1,0 +1,184 @@
+import Dispatch
+import Schedulers
+import SchedulersTesting
+import Synchronization
+import Testing
+
+/// An actor whose method sleeps: a sleeper resumed through the actor's own job.
+actor IsolatedSleeper {
+  func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
+}
+
+/// Plain `Task.sleep` inside a deterministic run with a test scheduler: on its virtual clock,
+/// and gone from it as soon as the sleep is over, whichever way it ends.
+@Suite("Plain Task.sleep in a deterministic run")
+struct PlainSleepTests {
+  @Test func aPlainSleepIsListedAsATaskSleepWithItsTasksName() async throws {
+    let scheduler = DispatchQueue.test
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let anonymous = Task { try await Task.sleep(for: .seconds(1)) }
+      let named = Task(name: "poller") { try await Task.sleep(for: .seconds(2)) }
+      await scheduler.advance()
+      #expect(
+        scheduler.pendingWork.map(\.description) == [
+          "a Task.sleep, due in 1 s", "a Task.sleep in task \"poller\", due in 2 s",
+        ])
+      #expect(scheduler.pendingWork.map(\.label) == ["a Task.sleep", "a Task.sleep in task \"poller\""])
+      await scheduler.advance(by: .seconds(2))
+      try await anonymous.value
+      try await named.value
+    }
+  }
+
+  /// Before, the wake-up stayed on the scheduler until its deadline, so `expectNoPendingWork`
+  /// failed right after the cancel.
+  @Test func aCancelledPlainSleepLeavesTheQueueAtOnce() async throws {
+    let scheduler = DispatchQueue.test
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let sleeper = Task { try await Task.sleep(for: .seconds(1)) }
+      await scheduler.advance()
+      #expect(scheduler.pendingActionCount == 1)
+      sleeper.cancel()
+      #expect(scheduler.pendingActionCount == 0)
+      await #expect(throws: CancellationError.self) { try await sleeper.value }
+      scheduler.expectNoPendingWork()
+    }
+  }
+
+  @Test func aCancelledPlainSleepOnAMainActorTaskLeavesTheQueueAtOnce() async throws {
+    let scheduler = DispatchQueue.test
+    try await withDeterministicExecution(scheduler: scheduler) { @MainActor in
+      let sleeper = Task { @MainActor in try await Task.sleep(for: .seconds(1)) }
+      await scheduler.advance()
+      #expect(scheduler.pendingActionCount == 1)
+      sleeper.cancel()
+      #expect(scheduler.pendingActionCount == 0)
+      await #expect(throws: CancellationError.self) { try await sleeper.value }
+    }
+  }
+
+  /// A sleeper isolated to an actor is resumed through the actor's job, which does not name
+  /// the task: its wake-up leaves the queue when the run is next idle, before `advance`
+  /// returns.
+  @Test func aCancelledPlainSleepInAnActorLeavesTheQueueByTheNextAdvance() async throws {
+    let scheduler = DispatchQueue.test
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let actor = IsolatedSleeper()
+      let sleeper = Task { try await actor.sleep(for: .seconds(1)) }
+      await scheduler.advance()
+      #expect(scheduler.pendingActionCount == 1)
+      sleeper.cancel()
+      await scheduler.advance()
+      #expect(scheduler.pendingActionCount == 0)
+      #expect(scheduler.now == .init(uptimeNanoseconds: 1))  // no time passed
+      await #expect(throws: CancellationError.self) { try await sleeper.value }
+    }
+  }
+
+  /// Before, a plain sleeper left at the end was woken early, outside the run, and nothing
+  /// failed.
+  @Test func plainSleepersLeftAtTheEndAreReportedAndGoOnSleepingInRealTime() async throws {
+    let scheduler = DispatchQueue.test
+    let sleeper = Mutex<Task<Void, any Error>?>(nil)
+    try await withKnownIssue {
+      try await withDeterministicExecution(scheduler: scheduler) {
+        let task = Task(name: "refresh") { try await Task.sleep(for: .seconds(3600)) }
+        sleeper.withLock { $0 = task }
+        await scheduler.advance(by: .seconds(600))
+      }
+    } matching: { issue in
+      issue.description.contains("finished with work still pending")
+        && issue.description.contains("a Task.sleep in task \"refresh\", due in 3000 s")
+        && issue.description.contains("plain Task.sleeps go on sleeping outside the run")
+    }
+    #expect(scheduler.pendingActionCount == 0)
+    // Still asleep (50 minutes of real time left), so the cancellation is what ends it.
+    let task = try #require(sleeper.withLock { $0 })
+    task.cancel()
+    await #expect(throws: CancellationError.self) { try await task.value }
+  }
+
+  /// Before, each of these waited on the test scheduler at "due in 0 s" and the run reported
+  /// a deadlock.
+  @Test func zeroNegativeAndSubMillisecondSleepsReturnAtOnce() async throws {
+    let scheduler = DispatchQueue.test
+    try await withDeterministicExecution(scheduler: scheduler) {
+      try await Task.sleep(for: .zero)
+      try await Task.sleep(nanoseconds: 0)
+      try await Task.sleep(for: .milliseconds(-5))
+      try await Task.sleep(for: .microseconds(200))
+      try await Task.sleep(until: .now, clock: .continuous)
+      try await Task.sleep(until: .now - .seconds(1), clock: .suspending)
+    }
+    #expect(scheduler.now == .init(uptimeNanoseconds: 1))
+  }
+
+  /// The "sleep until cancelled" idiom, and sleeps too long for the virtual clock: before,
+  /// they stopped the process ("does not fit in Int nanoseconds").
+  @Test(arguments: [
+    "nanoseconds: .max", "seconds: 1_000_000_000_000", "seconds: Int64.max / 4",
+  ])
+  func sleepsBeyondTheVirtualClockWaitUntilCancelled(_ length: String) async throws {
+    let scheduler = DispatchQueue.test
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let sleeper = Task {
+        switch length {
+        case "nanoseconds: .max": try await Task.sleep(nanoseconds: .max)
+        case "seconds: 1_000_000_000_000": try await Task.sleep(for: .seconds(1_000_000_000_000))
+        default: try await Task.sleep(for: .seconds(Int64.max / 4))
+        }
+      }
+      await scheduler.advance(by: .seconds(86_400 * 365 * 100))
+      sleeper.cancel()
+      await #expect(throws: CancellationError.self) { try await sleeper.value }
+    }
+  }
+
+  @Test func aBodySleepingUntilCancelledIsReportedAsADeadlockNamingTheSleep() async throws {
+    let scheduler = DispatchQueue.test
+    await withKnownIssue {
+      await #expect(throws: DeterministicExecutionError.self) {
+        try await withDeterministicExecution(scheduler: scheduler) {
+          try await Task.sleep(nanoseconds: .max)
+        }
+      }
+    } matching: { issue in
+      issue.description.contains("deadlocked")
+        && issue.description.contains("a Task.sleep, due in ")
+        && issue.description.contains("beyond the end of the virtual clock")
+    }
+  }
+
+  @Test func withoutASchedulerASleepUntilCancelledEndsWhenCancelled() async throws {
+    try await withDeterministicExecution {
+      let sleeper = Task { try await Task.sleep(nanoseconds: .max) }
+      try await Task.sleep(for: .milliseconds(1))  // real time: outside work, awaited
+      sleeper.cancel()
+      await #expect(throws: CancellationError.self) { try await sleeper.value }
+    }
+  }
+
+  /// What an explicit clock means inside a run: `ContinuousClock` and `SuspendingClock` sleeps
+  /// of the run's tasks follow the virtual clock too. The runtime hands them over exactly as
+  /// `Task.sleep(for:)` (which is a `ContinuousClock` sleep), so they cannot be told apart.
+  @Test func sleepsOnAnExplicitContinuousOrSuspendingClockAreVirtualToo() async throws {
+    let scheduler = DispatchQueue.test
+    let woke = Recorder<String>()
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let continuous = Task {
+        try await Task.sleep(for: .seconds(3600), clock: ContinuousClock())
+        woke.append("continuous")
+      }
+      let suspending = Task {
+        try await SuspendingClock().sleep(for: .seconds(7200))
+        woke.append("suspending")
+      }
+      await scheduler.advance(by: .seconds(3600))
+      #expect(woke.values == ["continuous"])
+      await scheduler.advance(by: .seconds(3600))
+      #expect(woke.values == ["continuous", "suspending"])
+      try await continuous.value
+      try await suspending.value
+    }
+  }
+}
