@@ -115,7 +115,7 @@ extension TestScheduler {
         """
         TestScheduler.run() stopped after \(maxActions) actions with \(pending) still pending. \
         Repeating work never drains: advance by a duration instead, cancel the work, or raise \
-        maxActions.
+        maxActions.\(order.reproductionHint)
         """,
         fileID: fileID, filePath: filePath, line: line, column: column)
     }

@@ -110,7 +110,7 @@ extension TestScheduler {
               description: """
                 Waited \(timeout) (real time) at \(fileID):\(line) for \(what) on the test \
                 scheduler; it has \(pending.count) pending:
-                \(list)\(hint)
+                \(list)\(self.order.reproductionHint)\(hint)
                 """))
         }
       }

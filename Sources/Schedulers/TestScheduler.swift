@@ -61,7 +61,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
 
     @inlinable init(now: SchedulerTimeType, order: SameInstantOrder) {
       self.now = now
-      if case .shuffled(let seed) = order { shuffle = SplitMix64(seed: seed) }
+      if let seed = order.seed { shuffle = SplitMix64(seed: seed) }
     }
 
     /// The next sequence number: increasing (first-in, first-out) or, when shuffled, random.
@@ -116,8 +116,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   /// instant run in `order`.
   ///
   /// A shuffled order exposes tests that depend on an order nobody promised (two timers due at
-  /// the same instant, say). The scheduler writes its seed to standard error when it is
-  /// created, so a failing run can be reproduced with the same seed:
+  /// the same instant, say). The scheduler's failure messages (pending work, `run()`'s bound)
+  /// name the seed, so a failing run can be reproduced with it:
   ///
   /// ```swift
   /// let scheduler = DispatchQueue.test(order: .shuffled(seed: 42))
@@ -125,14 +125,6 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   public init(now: SchedulerTimeType, order: SameInstantOrder) {
     self.order = order
     state = Mutex(State(now: now, order: order))
-    if case .shuffled(let seed) = order {
-      TestFailure.writeToStandardError(
-        """
-        TestScheduler: actions due at the same instant run in a shuffled order, seed \(seed); \
-        reproduce with `order: .shuffled(seed: \(seed))`.
-
-        """)
-    }
   }
 
   /// The scheduler's virtual time: it moves only when the test advances it.

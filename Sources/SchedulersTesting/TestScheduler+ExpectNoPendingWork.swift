@@ -34,7 +34,7 @@ extension TestScheduler {
     TestFailureReporter.recordFailure(
       """
       The test scheduler has \(pending.count) \(noun) still pending:
-      \(pending.map { "  - \($0)" }.joined(separator: "\n"))
+      \(pending.map { "  - \($0)" }.joined(separator: "\n"))\(order.reproductionHint)
       """,
       fileID: fileID, filePath: filePath, line: line, column: column)
     return false

@@ -93,5 +93,6 @@ extension TestScheduler {
     let shown = pending.prefix(5).map(\.description)
     let more = pending.count > 5 ? " and \(pending.count - 5) more" : ""
     return "\(pending.count) on the test scheduler: \(shown.joined(separator: "; "))\(more)"
+      + order.reproductionHint
   }
 }

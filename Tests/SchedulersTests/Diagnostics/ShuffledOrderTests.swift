@@ -27,6 +27,43 @@ struct ShuffledOrderTests {
     #expect(Self.runOrder(.firstInFirstOut) == Array(0..<10))
   }
 
+  /// Before, `.shuffled` was a static property beside the case `shuffled(seed:)`, and
+  /// `SameInstantOrder.shuffled` alone did not compile ("ambiguous use of 'shuffled'").
+  @Test func shuffledAloneIsAnOrderWhereverOneIsExpected() {
+    let spelledOut = SameInstantOrder.shuffled
+    let annotated: SameInstantOrder = .shuffled
+    let orders: [SameInstantOrder] = [.firstInFirstOut, .shuffled, .shuffled(seed: 7)]
+    #expect(spelledOut == annotated)
+    #expect(orders.map(\.seed) == [nil, spelledOut.seed, 7])
+    #expect(orders.map(\.description) == ["firstInFirstOut", "\(spelledOut)", "shuffled(seed: 7)"])
+    #expect(DispatchQueue.test(order: .shuffled).order == spelledOut)
+  }
+
+  /// Before, every shuffled scheduler wrote its seed to standard error, so a loop over 100
+  /// seeds wrote 100 lines. Now only `.shuffled` writes its (process-wide) seed, once.
+  @Test func theSeedIsWrittenOncePerProcessNotOncePerScheduler() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      for seed in 0..<100 { _ = DispatchQueue.test(order: .shuffled(seed: UInt64(seed))) }
+      for _ in 0..<100 { _ = DispatchQueue.test(order: .shuffled) }
+    }
+    let lines = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      .split(separator: "\n").filter { $0.contains("seed") }
+    #expect(lines.count == 1)
+    #expect(lines.first?.contains("reproduce with SCHEDULERS_SHUFFLE_SEED=") == true)
+  }
+
+  @Test func aShuffledSchedulersFailureNamesItsSeed() {
+    let scheduler = DispatchQueue.test(order: .shuffled(seed: 7))
+    scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1))) {}
+    withKnownIssue {
+      scheduler.expectNoPendingWork()
+    } matching: { issue in
+      issue.description.contains("shuffled by seed 7")
+        && issue.description.contains("`order: .shuffled(seed: 7)`")
+    }
+    #expect(scheduler.pendingWorkDescription?.contains("shuffled by seed 7") == true)
+  }
+
   @Test func deadlinesStillComeFirst() {
     let scheduler = DispatchQueue.test(order: .shuffled(seed: 3))
     let log = Recorder<String>()
