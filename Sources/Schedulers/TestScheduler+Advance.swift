@@ -117,7 +117,7 @@ extension TestScheduler {
         Repeating work never drains: advance by a duration instead, cancel the work, or raise \
         maxActions.\(order.reproductionHint)
         """,
-        fileID: fileID, filePath: filePath, line: line, column: column)
+        fileID: fileID, filePath: filePath, line: line, column: column, testName: createdInTest)
     }
   }
 

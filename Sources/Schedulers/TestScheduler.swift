@@ -102,6 +102,10 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   /// How this scheduler orders actions due at the same instant.
   public let order: SameInstantOrder
 
+  /// The test running where the scheduler was created, named in failures found on another
+  /// thread (`run()` hitting its bound there, say).
+  let createdInTest: String?
+
   /// Creates a test scheduler whose clock starts at `now`.
   ///
   /// ```swift
@@ -125,6 +129,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   public init(now: SchedulerTimeType, order: SameInstantOrder) {
     self.order = order
     state = Mutex(State(now: now, order: order))
+    createdInTest = TestFailure.currentTestName
   }
 
   /// The scheduler's virtual time: it moves only when the test advances it.

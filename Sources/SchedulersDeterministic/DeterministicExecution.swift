@@ -193,9 +193,19 @@ private func runDeterministically<R: Sendable>(
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
   guard jobRoutingIsInstalled else { return try await body() }
-  precondition(
-    DeterministicRun.current == nil,
-    "withDeterministicExecution was called inside a deterministic run; runs cannot nest")
+  guard DeterministicRun.current == nil else {
+    // The outer run is the caller's, and its queue is the only one: a nested run would wait
+    // for the outer one to end, which waits for this call. Refused at once instead.
+    let report = """
+      withDeterministicExecution was called inside a deterministic run (a test with the \
+      .deterministicExecution trait, or another withDeterministicExecution): runs cannot \
+      nest. Remove one of the two; the outer run already makes everything inside it \
+      deterministic. (To give the inner body a test scheduler's virtual Task.sleep, move the \
+      scheduler to the outer withDeterministicExecution(scheduler:).)
+      """
+    location?.record(report)
+    throw DeterministicExecutionError(description: report, bodyIsStuck: false)
+  }
   await RunGate.shared.enter()
   defer { RunGate.shared.leave() }
 

@@ -273,7 +273,9 @@ final class DeterministicRun: DeterministicRunIdleness {
         }
         // Idle: before anyone is told so, sleeps whose task was cancelled (and resumed through
         // an actor's job, which `enqueue` cannot recognise) leave the test scheduler.
-        if let cancelled = state.takeCancelledPlainSleeps() { return .dropCancelledSleeps(cancelled) }
+        if let cancelled = state.takeCancelledPlainSleeps() {
+          return .dropCancelledSleeps(cancelled)
+        }
         if !state.idleWaiters.isEmpty {
           return .resumeIdleWaiter(state.idleWaiters.removeFirst())
         }
@@ -342,13 +344,17 @@ final class DeterministicRun: DeterministicRunIdleness {
   func describeLeftovers() -> String? {
     let beyondTheClock = state.withLock { state in
       state.plainSleeps.sorted { $0.key < $1.key }.map(\.value).filter(\.isBeyondTheClock)
-        .map { "\($0.label), due in \(describeDuration($0.delay)) (beyond the end of the virtual clock)" }
+        .map {
+          "\($0.label), due in \(describeDuration($0.delay)) (beyond the end of the virtual clock)"
+        }
     }
     let parts =
       [describePending()].compactMap { $0 }
       + (beyondTheClock.isEmpty
         ? []
-        : ["\(beyondTheClock.count) waiting until cancelled: \(beyondTheClock.joined(separator: "; "))"])
+        : [
+          "\(beyondTheClock.count) waiting until cancelled: \(beyondTheClock.joined(separator: "; "))"
+        ])
     return parts.isEmpty ? nil : parts.joined(separator: "; ")
   }
 

@@ -15,12 +15,15 @@ import Testing
 
 /// Turns a scheduler's report of misuse into a failure of the running test.
 ///
-/// Inside a Swift Testing test it records an issue (so `withKnownIssue` can expect it).
-/// Otherwise it calls `XCTFail`, which fails a running XCTest test and does nothing outside
-/// one, and writes the message to standard error, so that a program outside any test sees the
-/// message and goes on. `Schedulers` finds this type by name at run time: linking
-/// `SchedulersTesting` into a test target is all it takes for a `TestScheduler`'s `run()`
-/// bound to fail the test.
+/// Inside a Swift Testing test, on the test's task, it records an issue at the given location
+/// (so `withKnownIssue` can expect it). Off the test's task (a Dispatch callback, a detached
+/// task, another thread), where the testing library cannot tell which test is running, it
+/// still records the issue, which fails the test run, and names the test in the message when
+/// the failing object knew it. It also calls `XCTFail`, which fails a running XCTest test and
+/// does nothing outside one, and writes the message to standard error, so that a program
+/// outside any test sees it and goes on. `Schedulers` finds this type by name at run time:
+/// linking `SchedulersTesting` into a test target is all it takes for a `TestScheduler`'s
+/// `run()` bound to fail the test.
 public struct TestFailureReporter: TestFailureReporting {
   /// Records `message` as a failure at the given source location.
   ///
@@ -31,17 +34,37 @@ public struct TestFailureReporter: TestFailureReporting {
   public static func recordFailure(
     _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
   ) {
+    recordFailure(
+      message, fileID: fileID, filePath: filePath, line: line, column: column, testName: nil)
+  }
+
+  package static func recordFailure(
+    _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt,
+    testName: String?
+  ) {
+    let location = SourceLocation(
+      fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
     if Test.current != nil {
-      Issue.record(
-        Comment(rawValue: message),
-        sourceLocation: SourceLocation(
-          fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column)))
+      Issue.record(Comment(rawValue: message), sourceLocation: location)
       return
     }
+    let text = offTaskMessage(message, testName: testName)
+    // Without a current test the testing library records the issue against the run, which
+    // then fails; outside a Swift Testing run it drops it, and XCTest takes over.
+    Issue.record(Comment(rawValue: text), sourceLocation: location)
     #if canImport(XCTest)
-      XCTFail(message, file: filePath, line: line)
+      XCTFail(text, file: filePath, line: line)
     #endif
-    var text = "\(fileID):\(line): \(message)\n"
-    text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+    var output = "\(fileID):\(line): \(text)\n"
+    output.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+  }
+
+  /// A failure found off the test's task, with the test it belongs to when that is known.
+  package static func offTaskMessage(_ message: String, testName: String?) -> String {
+    testName.map { "\(message) (In test \($0); found off the test's task.)" } ?? message
+  }
+
+  package static func currentTestName() -> String? {
+    Test.current.map { $0.displayName ?? $0.name }
   }
 }

@@ -28,6 +28,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   let filePath: StaticString
   let line: UInt
   let column: UInt
+  /// The test running where the scheduler was created, named in failures found elsewhere.
+  package let testName: String?
 
   /// Creates an unimplemented scheduler whose fallback clock stands at `now`.
   ///
@@ -46,6 +48,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     self.filePath = filePath
     self.line = line
     self.column = column
+    self.testName = TestFailureReporter.currentTestName()
   }
 
   public var now: SchedulerTimeType {
@@ -113,7 +116,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
       name.isEmpty ? "An unimplemented scheduler" : "Unimplemented scheduler '\(name)'"
     TestFailureReporter.recordFailure(
       "\(scheduler) (created at \(fileID):\(line)) was used: \(use)",
-      fileID: fileID, filePath: filePath, line: line, column: column)
+      fileID: fileID, filePath: filePath, line: line, column: column, testName: testName)
   }
 }
 

@@ -1,5 +1,6 @@
 #if canImport(XCTest)
   import Dispatch
+  import Foundation
   import Schedulers
   import SchedulersTesting
   import XCTest
@@ -15,7 +16,8 @@
       expected: Bool
     ) {
       if expectedFailures != nil {
-        expectedFailures?.append(description)
+        expectedFailures?.append(
+          "\((filePath as NSString).lastPathComponent):\(lineNumber): \(description)")
       } else {
         super.recordFailure(
           withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
@@ -42,6 +44,28 @@
       timer.cancel()
       XCTAssertEqual(failures.count, 1)
       XCTAssertTrue(failures.first?.contains("run() stopped after 10 actions") == true)
+    }
+
+    /// A run's deadlock is a failure of the XCTest test too, at the line that started the run,
+    /// with what was pending; the thrown error carries the same text.
+    func testADeadlockedRunFailsAnXCTestTestAtTheCall() async {
+      let scheduler = DispatchQueue.test
+      expectedFailures = []
+      let line = #line + 2
+      do {
+        try await withDeterministicExecution(scheduler: scheduler) {
+          try await scheduler.sleep(for: .seconds(1))  // nobody advances
+        }
+        XCTFail("the run did not throw")
+      } catch {
+        XCTAssertTrue("\(error)".contains("Pending: 1 on the test scheduler"))
+      }
+      let failures = expectedFailures ?? []
+      expectedFailures = nil
+      XCTAssertEqual(failures.count, 1)
+      XCTAssertTrue(failures.first?.hasPrefix("XCTestReportingTests.swift:\(line): ") == true)
+      XCTAssertTrue(failures.first?.contains("Deterministic run deadlocked") == true)
+      XCTAssertTrue(failures.first?.contains("an action, due in 1 s, scheduled at") == true)
     }
 
     func testCorrectUseRecordsNoFailure() {

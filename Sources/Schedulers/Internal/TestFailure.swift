@@ -12,9 +12,15 @@
 /// its bound should fail the running test. `SchedulersTesting` declares a type conforming to
 /// this protocol; ``TestFailure`` finds it by name at run time, which works with the static
 /// linking of test bundles and needs no global mutable state.
-package protocol TestFailureReporting {
+package protocol TestFailureReporting: SendableMetatype {
+  /// Records a failure at the given location. `testName` is the test that was running where
+  /// the failing object was created, for a failure found off that test's task.
   static func recordFailure(
-    _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
+    _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt,
+    testName: String?)
+
+  /// The name of the test running on the current task, if a test library knows it.
+  static func currentTestName() -> String?
 }
 
 /// Reports a misuse of a test scheduler: as a test failure when `SchedulersTesting` is linked
@@ -24,18 +30,24 @@ package enum TestFailure {
   /// The mangled name of `SchedulersTesting.TestFailureReporter`.
   static let reporterTypeName = "17SchedulersTesting19TestFailureReporterV"
 
-  // Looked up on each failure, which is rare: a cache would be global state for no gain.
-  static var reporter: (any TestFailureReporting.Type)? {
+  // Looked up once: test schedulers read it when they are created (to name their test).
+  static let reporter: (any TestFailureReporting.Type)? =
     _typeByName(reporterTypeName) as? any TestFailureReporting.Type
-  }
+
+  /// The name of the test running on the current task, when `SchedulersTesting` is linked and
+  /// a test library knows it. Objects that may fail later, on another thread, capture it when
+  /// they are created, so that the failure names its test.
+  package static var currentTestName: String? { reporter?.currentTestName() }
 
   @usableFromInline
   package static func record(
-    _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+    _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt,
+    testName: String? = nil
   ) {
     if let reporter {
       reporter.recordFailure(
-        message, fileID: fileID, filePath: filePath, line: line, column: column)
+        message, fileID: fileID, filePath: filePath, line: line, column: column,
+        testName: testName)
     } else {
       writeToStandardError("\(fileID):\(line): \(message)\n")
     }

@@ -23,7 +23,8 @@ struct PlainSleepTests {
         scheduler.pendingWork.map(\.description) == [
           "a Task.sleep, due in 1 s", "a Task.sleep in task \"poller\", due in 2 s",
         ])
-      #expect(scheduler.pendingWork.map(\.label) == ["a Task.sleep", "a Task.sleep in task \"poller\""])
+      #expect(
+        scheduler.pendingWork.map(\.label) == ["a Task.sleep", "a Task.sleep in task \"poller\""])
       await scheduler.advance(by: .seconds(2))
       try await anonymous.value
       try await named.value
