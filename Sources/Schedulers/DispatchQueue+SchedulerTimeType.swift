@@ -152,21 +152,25 @@ import Dispatch
         @inlinable public static func < (lhs: Stride, rhs: Stride) -> Bool {
           lhs.nanoseconds < rhs.nanoseconds
         }
+        // Overflow stops with the values and the operation, not a bare "arithmetic overflow".
         @inlinable public static func + (lhs: Stride, rhs: Stride) -> Stride {
-          Stride(nanoseconds: lhs.nanoseconds + rhs.nanoseconds)
+          Stride(
+            nanoseconds: Nanoseconds.checkedStrideArithmetic(lhs.nanoseconds, "+", rhs.nanoseconds))
         }
         @inlinable public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
         @inlinable public static func - (lhs: Stride, rhs: Stride) -> Stride {
-          Stride(nanoseconds: lhs.nanoseconds - rhs.nanoseconds)
+          Stride(
+            nanoseconds: Nanoseconds.checkedStrideArithmetic(lhs.nanoseconds, "-", rhs.nanoseconds))
         }
         @inlinable public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
         /// The product of two strides' nanosecond counts, as Combine defines it.
         @inlinable public static func * (lhs: Stride, rhs: Stride) -> Stride {
-          Stride(nanoseconds: lhs.nanoseconds * rhs.nanoseconds)
+          Stride(
+            nanoseconds: Nanoseconds.checkedStrideArithmetic(lhs.nanoseconds, "*", rhs.nanoseconds))
         }
         @inlinable public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
         @inlinable public static prefix func - (operand: Stride) -> Stride {
-          Stride(nanoseconds: -operand.nanoseconds)
+          Stride(nanoseconds: Nanoseconds.checkedStrideArithmetic(0, "-", operand.nanoseconds))
         }
       }
     }

@@ -9,12 +9,23 @@ extension TestScheduler {
   /// scheduler.advance(by: .seconds(1))
   /// ```
   ///
+  /// An advance never runs forever: work that keeps scheduling itself at the current instant
+  /// would never let the clock move, so after 100,000 actions at one instant (or twice the
+  /// number pending when the advance began, if that is more) the advance stops, leaves the
+  /// rest pending, and records a failure at the call naming what was pending.
+  ///
   /// - Precondition: `stride` is not negative (time never moves backwards; to run what is
   ///   due, call `advance()`), and no other advance is running.
   /// - Complexity: O(k log n) for k actions run among n pending.
   @inlinable
-  public func advance(by stride: Stride = .zero) {
-    advance(to: target(advancingBy: stride))
+  public func advance(
+    by stride: Stride = .zero,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    advanceSynchronously(
+      to: target(advancingBy: stride),
+      location: (fileID, filePath, line, column))
   }
 
   /// The instant `stride` after ``now``, refusing a negative stride: time never moves back.
@@ -45,21 +56,59 @@ extension TestScheduler {
   /// scheduler.advance(to: scheduler.now.advanced(by: .seconds(5)))
   /// ```
   ///
+  /// Like ``advance(by:fileID:filePath:line:column:)``, it stops and records a failure when
+  /// work keeps scheduling itself at one instant.
+  ///
   /// - Precondition: no other advance is running on this scheduler.
   /// - Complexity: O(k log n) for k actions run among n pending.
   @inlinable
-  public func advance(to instant: SchedulerTimeType) {
-    advanceSynchronously(to: instant)
+  public func advance(
+    to instant: SchedulerTimeType,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    advanceSynchronously(to: instant, location: (fileID, filePath, line, column))
   }
 
   @inlinable
-  func advanceSynchronously(to instant: SchedulerTimeType) {
+  func advanceSynchronously(to instant: SchedulerTimeType, location: CallLocation) {
     beginAdvancing("advance(to:)")
     defer { endAdvancing() }
-    while let action = popNextAction(dueBy: instant) {
-      action()
+    var bound = SameInstantBound<SchedulerTimeType>(
+      limit: sameInstantBound(pendingAtStart: pendingActionCount))
+    while let (entry, now) = popNextEntry(dueBy: instant) {
+      entry.action()
+      guard bound.allows(another: now) else {
+        return reportSameInstantBound(bound, location: location)
+      }
     }
     moveClockForward(to: instant)
+  }
+
+  /// How many actions one advance runs at a single instant before it decides the work keeps
+  /// scheduling itself there: 100,000, or twice what was pending when the advance began
+  /// (so that a test that queues a million actions at one instant still runs them all).
+  @usableFromInline
+  func sameInstantBound(pendingAtStart: Int) -> Int {
+    max(100_000, pendingAtStart.multipliedReportingOverflow(by: 2).partialValue)
+  }
+
+  @usableFromInline
+  func reportSameInstantBound(
+    _ bound: SameInstantBound<SchedulerTimeType>, location: CallLocation
+  ) {
+    let pending = pendingWork
+    let shown = pending.prefix(5).map { "  - \($0)" }.joined(separator: "\n")
+    TestFailure.record(
+      """
+      TestScheduler advance stopped after running \(bound.limit) actions at one instant without \
+      the clock moving, with \(pending.count) still pending: work that schedules itself (or \
+      other work) at the current instant never lets time move on. Schedule the next run \
+      later, or cancel it.\(order.reproductionHint)
+      \(shown)
+      """,
+      fileID: location.fileID, filePath: location.filePath, line: location.line,
+      column: location.column, testName: createdInTest)
   }
 
   /// Runs actions until none is pending, moving the clock to each one's deadline.
@@ -157,18 +206,25 @@ extension TestScheduler {
     }
   }
 
+  /// Marks the start of an advance, refusing one that would interleave with another: called
+  /// from inside a running action, by a second task while an async advance is suspended, or
+  /// from a second thread. Each message names which of the three happened.
   @usableFromInline
   func beginAdvancing(_ method: StaticString) {
-    let thread = currentThreadID()
-    let running = state.withLock { state -> UInt? in
-      if let running = state.advancingThread { return running }
-      state.advancingThread = thread
+    let caller = (thread: currentThreadID(), task: currentTaskID())
+    let running = state.withLock { state -> (thread: UInt, task: UInt)? in
+      if let running = state.advancing { return running }
+      state.advancing = caller
       return nil
     }
     guard let running else { return }
-    if running == thread {
+    if running.thread == caller.thread && running.task == caller.task {
       preconditionFailure(
         "TestScheduler.\(method) was called from inside a scheduled action while the scheduler was already advancing; advances cannot nest"
+      )
+    } else if running.task != caller.task && running.task != 0 && caller.task != 0 {
+      preconditionFailure(
+        "TestScheduler.\(method) was called by one task while another task's advance of the same scheduler had not returned (it was awaiting the tasks it woke); advance a test scheduler from one task at a time, for example only from the test's body"
       )
     } else {
       preconditionFailure(
@@ -179,6 +235,40 @@ extension TestScheduler {
 
   @usableFromInline
   func endAdvancing() {
-    state.withLock { $0.advancingThread = nil }
+    state.withLock { $0.advancing = nil }
   }
+}
+
+/// Where an advance was called, for the failure it may record.
+@usableFromInline
+typealias CallLocation = (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
+
+/// Counts the actions an advance runs at one instant, to stop work that keeps scheduling
+/// itself there.
+@usableFromInline
+struct SameInstantBound<Time: Equatable> {
+  @usableFromInline let limit: Int
+  @usableFromInline var instant: Time?
+  @usableFromInline var count = 0
+
+  @inlinable init(limit: Int) { self.limit = limit }
+
+  /// Counts an action run at `now`; `false` once `limit` have run at one instant.
+  @inlinable
+  mutating func allows(another now: Time) -> Bool {
+    if now == instant {
+      count += 1
+    } else {
+      instant = now
+      count = 1
+    }
+    return count < limit
+  }
+}
+
+/// An identifier of the current task, 0 outside one: tells a second task of a deterministic
+/// run (on the same driver thread) from an action inside the advance.
+@usableFromInline
+func currentTaskID() -> UInt {
+  withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } ?? 0 }
 }

@@ -54,8 +54,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     @usableFromInline var nextSequence: UInt64 = 0
     /// Draws the order of actions due at the same instant, when it is shuffled.
     @usableFromInline var shuffle: SplitMix64?
-    /// The thread running an advance, if any.
-    @usableFromInline var advancingThread: UInt?
+    /// Who is running an advance, if anyone: the thread, and the task (0 outside a task).
+    @usableFromInline var advancing: (thread: UInt, task: UInt)?
     /// Tasks waiting for pending work (``waitForPendingWork(count:timeout:fileID:line:)``).
     @usableFromInline var waiters: [PendingWorkWaiter] = []
 

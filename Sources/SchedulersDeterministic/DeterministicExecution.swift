@@ -236,7 +236,11 @@ private func runDeterministically<R: Sendable>(
       startDriverThread {
         var ending = run.drive(cancelBody: { task.cancel() })
         // Described before the run hands its sleeps back, which takes them off the scheduler.
-        if case .finished = ending { ending = .finished(leftovers: run.describeLeftovers()) }
+        if case .finished(let unsettled) = ending {
+          let leftovers = [unsettled, run.describeLeftovers()].compactMap { $0 }
+          ending = .finished(
+            leftovers: leftovers.isEmpty ? nil : leftovers.joined(separator: "; "))
+        }
         DeterministicRun.activate(nil)
         run.forwardRemainingJobs()
         done.resume(returning: ending)

@@ -35,7 +35,12 @@ final class DeterministicRun: DeterministicRunIdleness {
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var outsideWork = 0
     var bodyFinished = false
+    /// Jobs run since the body finished, to bound the settling.
+    var jobsAfterBody = 0
     var driverIsWaiting = false
+    /// Whether a job of the run came back while the run looked deadlocked: a task of the run
+    /// was away on an actor with its own executor. Later would-be deadlocks wait longer.
+    var sawForeignExecutor = false
     var cancelledBodyForDeadlock = false
     /// What the run saw when it first found itself deadlocked (and cancelled the body): the
     /// caller reports it, on its own task, where the test framework knows the running test.
@@ -253,8 +258,20 @@ final class DeterministicRun: DeterministicRunIdleness {
     case dropCancelledSleeps([VirtualSleepEntry])
     case waitForOutsideWork
     case finish
-    case deadlock(cancelledBefore: Bool)
+    case stopSettling(stillQueued: Int)
+    case deadlock(cancelledBefore: Bool, sawForeignExecutor: Bool)
   }
+
+  /// How many jobs the run still runs once the body has finished, letting the tasks the body
+  /// left settle, before it ends anyway: a leaked task that never suspends on anything but
+  /// `Task.yield()` would otherwise keep it from ever returning.
+  static let settlingBound = 10_000
+
+  /// How long, in real time, a run that looks deadlocked first waits for a job to come back
+  /// from an actor with its own executor (a custom `SerialExecutor`, whose jobs the run does
+  /// not see) before it reports the deadlock. Once such a job came back, the run waits up to
+  /// its `outsideWorkTimeout` instead.
+  static let foreignExecutorGrace: Duration = .milliseconds(100)
 
   /// Drains the run's jobs on the calling thread until the body has finished and nothing is
   /// runnable, or until the run deadlocks. `cancelBody` is called once, at the first deadlock,
@@ -263,6 +280,12 @@ final class DeterministicRun: DeterministicRunIdleness {
     while true {
       let step = state.withLock { state -> Step in
         if state.head < state.jobs.count {
+          if state.bodyFinished {
+            state.jobsAfterBody += 1
+            if state.jobsAfterBody > Self.settlingBound {
+              return .stopSettling(stillQueued: state.jobs.count - state.head)
+            }
+          }
           let job = state.jobs[state.head]
           state.head += 1
           if state.head == state.jobs.count {
@@ -287,7 +310,11 @@ final class DeterministicRun: DeterministicRunIdleness {
           state.driverIsWaiting = true
           return .waitForOutsideWork
         }
-        return .deadlock(cancelledBefore: state.cancelledBodyForDeadlock)
+        // Waited for (briefly) before it is believed: see `foreignExecutorGrace`.
+        state.driverIsWaiting = true
+        return .deadlock(
+          cancelledBefore: state.cancelledBodyForDeadlock,
+          sawForeignExecutor: state.sawForeignExecutor)
       }
       switch step {
       case .run(let queued):
@@ -313,7 +340,23 @@ final class DeterministicRun: DeterministicRunIdleness {
         }
       case .finish:
         return .finished(leftovers: nil)
-      case .deadlock(let cancelledBefore):
+      case .stopSettling(let stillQueued):
+        return .finished(
+          leftovers: """
+            tasks still runnable when the body finished: after \(Self.settlingBound) more \
+            jobs, \(stillQueued) still queued (a task the body left behind keeps running, \
+            for example looping on Task.yield()); they go on outside the run, and the tasks \
+            should be cancelled or awaited by the body
+            """)
+      case .deadlock(let cancelledBefore, let sawForeignExecutor):
+        let patience = sawForeignExecutor ? outsideWorkTimeout : Self.foreignExecutorGrace
+        if wakeDriver.wait(timeout: .now() + .nanoseconds(Nanoseconds.saturating(patience)))
+          == .success
+        {
+          state.withLock { $0.sawForeignExecutor = true }
+          continue
+        }
+        state.withLock { $0.driverIsWaiting = false }
         if cancelledBefore {
           return .deadlocked(
             "the body is suspended, nothing in the run can resume it, and it did not finish when cancelled"
@@ -323,6 +366,7 @@ final class DeterministicRun: DeterministicRunIdleness {
         let report =
           "Deterministic run deadlocked: the body is suspended and nothing in the run can resume it (no job is runnable, no outside work is pending)."
           + pendingSuffix() + " The body was cancelled."
+          + " (If it awaits an actor with its own executor, whose jobs the run cannot see, that actor did not answer within \(Self.foreignExecutorGrace).)"
         state.withLock {
           $0.cancelledBodyForDeadlock = true
           $0.deadlockReport = report

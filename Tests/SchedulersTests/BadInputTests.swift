@@ -68,6 +68,17 @@ struct BadInputTests {
   // The package's own dispatch scheduler, time and stride. Where Combine is imported they are
   // Combine's, which define their own handling of these.
   #if !canImport(Combine)
+    /// Before, a bare "arithmetic overflow".
+    @Test func strideArithmeticThatOverflowsNamesTheValuesAndTheOperation() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let long = DispatchQueue.SchedulerTimeType.Stride.nanoseconds(.max - 5)
+        _ = long + .seconds(1)
+      }
+      expectStandardError(
+        of: result,
+        toContain: "Stride arithmetic overflows: 9223372036854775802 ns + 1 s does not fit")
+    }
+
     @Test func zeroRepeatIntervalOnADispatchQueue() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         let queue = DispatchQueue(label: "bad-input")

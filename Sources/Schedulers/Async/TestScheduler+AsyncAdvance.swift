@@ -19,11 +19,19 @@ extension TestScheduler {
   /// Actions run in the caller's isolation (the `isolation` parameter defaults to it), so a
   /// `@MainActor` test's advance runs `{ @MainActor in }` actions on the main actor.
   ///
+  /// Like the synchronous advance, it stops and records a failure when work keeps scheduling
+  /// itself at one instant.
+  ///
   /// - Precondition: `stride` is not negative, and no other advance is running.
   public func advance(
-    by stride: Stride = .zero, isolation: isolated (any Actor)? = #isolation
+    by stride: Stride = .zero,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
   ) async {
-    await advance(to: target(advancingBy: stride), isolation: isolation)
+    await advance(
+      to: target(advancingBy: stride), fileID: fileID, filePath: filePath, line: line,
+      column: column, isolation: isolation)
   }
 
   /// Advances the clock to `instant`, and returns when everything that became runnable has run.
@@ -34,15 +42,26 @@ extension TestScheduler {
   /// await scheduler.advance(to: scheduler.now.advanced(by: .seconds(5)))
   /// ```
   public func advance(
-    to instant: SchedulerTimeType, isolation: isolated (any Actor)? = #isolation
+    to instant: SchedulerTimeType,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
   ) async {
-    guard let run = DeterministicRunHook.current else { return advanceSynchronously(to: instant) }
+    let location = (fileID, filePath, line, column)
+    guard let run = DeterministicRunHook.current else {
+      return advanceSynchronously(to: instant, location: location)
+    }
     beginAdvancing("advance(to:)")
     defer { endAdvancing() }
     await run.untilIdle()
-    while let action = popNextAction(dueBy: instant) {
-      action()
+    var bound = SameInstantBound<SchedulerTimeType>(
+      limit: sameInstantBound(pendingAtStart: pendingActionCount))
+    while let (entry, now) = popNextEntry(dueBy: instant) {
+      entry.action()
       await run.untilIdle()
+      guard bound.allows(another: now) else {
+        return reportSameInstantBound(bound, location: location)
+      }
     }
     moveClockForward(to: instant)
   }

@@ -15,6 +15,33 @@ package enum Nanoseconds {
     return result
   }
 
+  /// `lhs op rhs` for a stride's nanoseconds, stopping with both values and the operation
+  /// when the result does not fit.
+  @inlinable
+  package static func checkedStrideArithmetic(
+    _ lhs: Int, _ operation: StaticString, _ rhs: Int
+  ) -> Int {
+    let (result, overflow): (Int, Bool)
+    switch operation.utf8Start.pointee {
+    case UInt8(ascii: "+"): (result, overflow) = lhs.addingReportingOverflow(rhs)
+    case UInt8(ascii: "-"): (result, overflow) = lhs.subtractingReportingOverflow(rhs)
+    default: (result, overflow) = lhs.multipliedReportingOverflow(by: rhs)
+    }
+    if overflow { strideOverflow(lhs, operation, rhs) }
+    return result
+  }
+
+  @usableFromInline
+  static func strideOverflow(_ lhs: Int, _ operation: StaticString, _ rhs: Int) -> Never {
+    let values =
+      operation.utf8Start.pointee == UInt8(ascii: "*")
+      ? "\(lhs) ns * \(rhs) ns"
+      : "\(describeNanoseconds(lhs)) \(operation) \(describeNanoseconds(rhs))"
+    preconditionFailure(
+      "Stride arithmetic overflows: \(values) does not fit in a stride of Int nanoseconds (about ±292 years)"
+    )
+  }
+
   @usableFromInline
   package static func fromSeconds(_ seconds: Double) -> Int {
     precondition(seconds.isFinite, "A stride of \(seconds) seconds is not finite")

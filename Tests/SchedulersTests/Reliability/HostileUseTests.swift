@@ -1,0 +1,172 @@
+import Dispatch
+import Schedulers
+import SchedulersTesting
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A serial executor on a dispatch queue, as apps write for actors bound to a queue.
+final class DispatchQueueExecutor: SerialExecutor {
+  let queue = DispatchQueue(label: "queue-bound-actor")
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+  }
+
+  func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    UnownedSerialExecutor(ordinary: self)
+  }
+}
+
+/// An actor whose jobs run on a dispatch queue of its own: a custom `SerialExecutor`.
+actor QueueBoundActor {
+  let executor = DispatchQueueExecutor()
+  nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+  private(set) var calls = 0
+  func call() -> Int {
+    calls += 1
+    return calls
+  }
+}
+
+/// Stops a child process that hangs: an exit test whose body would hang fails on its exit
+/// status instead of hanging the test run.
+func exitIfStillRunning(after seconds: Int, status: Int32 = 70) {
+  DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { exit(status) }
+}
+
+/// The attacks of a hostile but fair user, each once a hang, a crash or a wrong result.
+/// Hangs are checked in a child process with a bound, never by hoping.
+@Suite("Hostile use")
+struct HostileUseTests {
+  /// Before, within a few hundred rounds the process locked: the scheduler resumed the waiter
+  /// while holding its lock, and the cancelling thread's handler waited for that lock.
+  @Test func aWaitCancelledWhileTheWorkArrivesNeverHangs() async {
+    await #expect(processExitsWith: .success) {
+      exitIfStillRunning(after: 60)
+      for _ in 0..<2_000 {
+        let scheduler = DispatchQueue.test
+        let waiter = Task { try await scheduler.waitForPendingWork(count: 1) }
+        let start = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        DispatchQueue.global().async(group: done) {
+          start.wait()
+          scheduler.schedule {}
+        }
+        DispatchQueue.global().async(group: done) {
+          start.wait()
+          waiter.cancel()
+        }
+        start.signal()
+        start.signal()
+        _ = await waiter.result
+        done.wait()
+        await scheduler.advance()  // the scheduler still works
+      }
+    }
+  }
+
+  /// Before, the first `await` on such an actor made the run report a deadlock.
+  @Test func anActorWithItsOwnExecutorIsAwaitedAsOutsideWork() async throws {
+    let scheduler = DispatchQueue.test
+    let value = try await withDeterministicExecution(scheduler: scheduler) {
+      let actor = QueueBoundActor()
+      _ = await actor.call()
+      return await actor.call()
+    }
+    #expect(value == 2)
+  }
+
+  /// Before, the run never returned, and every later run in the process waited for it.
+  @Test func aLeakedTaskSpinningOnYieldDoesNotKeepTheRunFromEnding() async {
+    await withKnownIssue {
+      await #expect(processExitsWith: .success) {
+        exitIfStillRunning(after: 60)
+        let spinner = Mutex<Task<Void, Never>?>(nil)
+        try? await withDeterministicExecution {
+          spinner.withLock {
+            $0 = Task {
+              while !Task.isCancelled { await Task.yield() }
+            }
+          }
+        }
+        spinner.withLock { $0 }?.cancel()
+        // A later run works.
+        let value = try? await withDeterministicExecution { 42 }
+        if value != 42 { exit(71) }
+      }
+    } matching: { issue in
+      issue.description.contains("still runnable when the body finished")
+    }
+  }
+
+  /// Before, this overflowed as soon as the run waited for the outside work.
+  @Test func anEndlessOutsideWorkTimeoutMeansForever() async throws {
+    let value = try await withDeterministicExecution(outsideWorkTimeout: .seconds(Int64.max)) {
+      await withOutsideWork {
+        await withCheckedContinuation { continuation in
+          DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2)) {
+            continuation.resume(returning: "done")
+          }
+        }
+      }
+    }
+    #expect(value == "done")
+  }
+
+  /// Before, the message said the call came "from inside a scheduled action".
+  @Test func twoTasksOfOneRunAdvancingTheSameSchedulerAreToldSo() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let scheduler = DispatchQueue.test
+      try? await withDeterministicExecution(scheduler: scheduler) {
+        let other = Task { await scheduler.advance(by: .seconds(1)) }
+        await scheduler.advance(by: .seconds(1))
+        await other.value
+      }
+    }
+    expectStandardError(
+      of: result,
+      toContain:
+        "was called by one task while another task's advance of the same scheduler had not returned"
+    )
+  }
+
+  /// Before, `advance(by: .zero)` ran forever.
+  @Test func workThatKeepsSchedulingItselfAtOneInstantStopsTheAdvance() async {
+    let scheduler = DispatchQueue.test
+    let ran = Counter()
+    @Sendable func again() {
+      ran.increment()
+      scheduler.schedule(again)
+    }
+    scheduler.schedule(again)
+    withKnownIssue {
+      scheduler.advance(by: .zero)
+    } matching: { issue in
+      issue.description.contains("stopped after running 100000 actions at one instant")
+        && issue.description.contains("with 1 still pending")
+    }
+    #expect(ran.value == 100_000)
+    #expect(scheduler.pendingActionCount == 1)
+  }
+
+  @Test func theSameInsideADeterministicRun() async throws {
+    let scheduler = DispatchQueue.test
+    try await withKnownIssue {
+      try await withDeterministicExecution(scheduler: scheduler) {
+        @Sendable func again() { scheduler.schedule(again) }
+        scheduler.schedule(again)
+        await scheduler.advance()
+      }
+    } matching: { issue in
+      issue.description.contains("stopped after running 100000 actions at one instant")
+        || issue.description.contains("finished with work still pending")
+    }
+  }
+}
