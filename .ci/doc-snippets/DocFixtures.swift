@@ -87,3 +87,25 @@ public struct LegacyClient: Sendable {
 
 /// The legacy client of the "work that arrives from outside" fragment.
 public let legacyClient = LegacyClient()
+
+/// The actor stub of "Waiting without a scheduler": a store the editor saves to.
+public actor StoreStub {
+  public private(set) var saved: [String] = []
+  public init() {}
+  public func save(_ text: String) { saved.append(text) }
+}
+
+/// Saves through the store from a task it starts, and shows a badge when done.
+@MainActor public final class EditorModel {
+  public private(set) var badge = ""
+  private let store: StoreStub
+
+  public init(store: StoreStub) { self.store = store }
+
+  public func saveTapped() {
+    Task {
+      await store.save("draft")
+      badge = "Saved"
+    }
+  }
+}

@@ -3,7 +3,7 @@ import Synchronization
 /// A scheduler whose clock moves only when the test moves it.
 ///
 /// Work scheduled on a test scheduler waits in a queue until the test calls
-/// ``advance(by:)``, ``advance(to:)`` or ``run(maxActions:fileID:filePath:line:column:)``,
+/// ``advance(by:fileID:filePath:line:column:)``, ``advance(to:fileID:filePath:line:column:)`` or ``run(maxActions:fileID:filePath:line:column:)``,
 /// which run everything that has become due, in order, on the calling thread. A test of code
 /// that waits ten seconds takes no time at all:
 ///
@@ -56,7 +56,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     @usableFromInline var shuffle: SplitMix64?
     /// Who is running an advance, if anyone: the thread, and the task (0 outside a task).
     @usableFromInline var advancing: (thread: UInt, task: UInt)?
-    /// Tasks waiting for pending work (``waitForPendingWork(count:timeout:fileID:line:)``).
+    /// Tasks waiting for pending work (``waitForPendingWork(count:timeout:fileID:line:isolation:)``).
     @usableFromInline var waiters: [PendingWorkWaiter] = []
 
     @inlinable init(now: SchedulerTimeType, order: SameInstantOrder) {

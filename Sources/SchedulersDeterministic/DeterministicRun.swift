@@ -38,9 +38,6 @@ final class DeterministicRun: DeterministicRunIdleness {
     /// Jobs run since the body finished, to bound the settling.
     var jobsAfterBody = 0
     var driverIsWaiting = false
-    /// Whether a job of the run came back while the run looked deadlocked: a task of the run
-    /// was away on an actor with its own executor. Later would-be deadlocks wait longer.
-    var sawForeignExecutor = false
     var cancelledBodyForDeadlock = false
     /// What the run saw when it first found itself deadlocked (and cancelled the body): the
     /// caller reports it, on its own task, where the test framework knows the running test.
@@ -259,7 +256,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     case waitForOutsideWork
     case finish
     case stopSettling(stillQueued: Int)
-    case deadlock(cancelledBefore: Bool, sawForeignExecutor: Bool)
+    case deadlock(cancelledBefore: Bool)
   }
 
   /// How many jobs the run still runs once the body has finished, letting the tasks the body
@@ -267,10 +264,9 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// `Task.yield()` would otherwise keep it from ever returning.
   static let settlingBound = 10_000
 
-  /// How long, in real time, a run that looks deadlocked first waits for a job to come back
-  /// from an actor with its own executor (a custom `SerialExecutor`, whose jobs the run does
-  /// not see) before it reports the deadlock. Once such a job came back, the run waits up to
-  /// its `outsideWorkTimeout` instead.
+  /// How long, in real time, a run that looks deadlocked waits for a job to come back from an
+  /// actor with its own executor (a custom `SerialExecutor`, whose jobs the run does not see)
+  /// before it believes it and reports the deadlock.
   static let foreignExecutorGrace: Duration = .milliseconds(100)
 
   /// Drains the run's jobs on the calling thread until the body has finished and nothing is
@@ -312,9 +308,7 @@ final class DeterministicRun: DeterministicRunIdleness {
         }
         // Waited for (briefly) before it is believed: see `foreignExecutorGrace`.
         state.driverIsWaiting = true
-        return .deadlock(
-          cancelledBefore: state.cancelledBodyForDeadlock,
-          sawForeignExecutor: state.sawForeignExecutor)
+        return .deadlock(cancelledBefore: state.cancelledBodyForDeadlock)
       }
       switch step {
       case .run(let queued):
@@ -348,14 +342,11 @@ final class DeterministicRun: DeterministicRunIdleness {
             for example looping on Task.yield()); they go on outside the run, and the tasks \
             should be cancelled or awaited by the body
             """)
-      case .deadlock(let cancelledBefore, let sawForeignExecutor):
-        let patience = sawForeignExecutor ? outsideWorkTimeout : Self.foreignExecutorGrace
-        if wakeDriver.wait(timeout: .now() + .nanoseconds(Nanoseconds.saturating(patience)))
-          == .success
-        {
-          state.withLock { $0.sawForeignExecutor = true }
-          continue
-        }
+      case .deadlock(let cancelledBefore):
+        let grace = Nanoseconds.saturating(Self.foreignExecutorGrace)
+        // A job that arrives meanwhile (back from a foreign executor, or of an unrelated test
+        // running in parallel) is run, and the question asked again.
+        if wakeDriver.wait(timeout: .now() + .nanoseconds(grace)) == .success { continue }
         state.withLock { $0.driverIsWaiting = false }
         if cancelledBefore {
           return .deadlocked(

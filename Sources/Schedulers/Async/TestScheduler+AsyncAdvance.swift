@@ -13,7 +13,7 @@ extension TestScheduler {
   /// #expect(model.secondsLeft == 2)
   /// ```
   ///
-  /// Outside a deterministic run it advances as the synchronous ``advance(by:)`` does: it wakes
+  /// Outside a deterministic run it advances as the synchronous ``advance(by:fileID:filePath:line:column:)`` does: it wakes
   /// due sleepers, but their tasks then run concurrently with the caller.
   ///
   /// Actions run in the caller's isolation (the `isolation` parameter defaults to it), so a
@@ -36,7 +36,7 @@ extension TestScheduler {
 
   /// Advances the clock to `instant`, and returns when everything that became runnable has run.
   ///
-  /// See ``advance(by:isolation:)`` for the contract inside a deterministic run.
+  /// See ``advance(by:fileID:filePath:line:column:isolation:)`` for the contract inside a deterministic run.
   ///
   /// ```swift
   /// await scheduler.advance(to: scheduler.now.advanced(by: .seconds(5)))

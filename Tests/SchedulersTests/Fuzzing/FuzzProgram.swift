@@ -10,6 +10,11 @@ struct FuzzProgram: CustomStringConvertible {
     case advanceBy(Int)
     case advanceTo(Int)
     case run
+    /// A task awaits `waitForPendingWork(count:)`; when `cancelled`, another thread cancels it
+    /// at once, racing the scheduling that would satisfy it. Waiting changes nothing the
+    /// reference model tracks: the differential check proves it, and the waiter must end
+    /// either satisfied or with `CancellationError`, never hang.
+    case waitForPendingWork(count: Int, cancelled: Bool)
 
     var description: String {
       switch self {
@@ -22,6 +27,8 @@ struct FuzzProgram: CustomStringConvertible {
       case .advanceBy(let stride): return "advance(by: \(stride))"
       case .advanceTo(let instant): return "advance(to: \(instant))"
       case .run: return "run()"
+      case .waitForPendingWork(let count, let cancelled):
+        return "waitForPendingWork(count: \(count))\(cancelled ? " then cancel" : "")"
       }
     }
   }
@@ -59,12 +66,15 @@ struct FuzzProgram: CustomStringConvertible {
     }
     var operations: [Operation] = []
     for _ in 0..<length {
-      switch random.int(in: 0...9) {
+      switch random.int(in: 0...10) {
       case 0...4: operations.append(schedule(depth: 0))
       case 5: if nextID > 0 { operations.append(.cancel(id: random.int(in: 1...nextID))) }
       case 6, 7: operations.append(.advanceBy(random.int(in: 0...6)))
       case 8: operations.append(.advanceTo(random.int(in: 0...60)))
-      default: operations.append(.run)
+      case 9: operations.append(.run)
+      default:
+        operations.append(
+          .waitForPendingWork(count: random.int(in: 0...4), cancelled: random.chance(1, in: 2)))
       }
     }
     return FuzzProgram(operations: operations)
