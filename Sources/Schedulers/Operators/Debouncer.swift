@@ -81,6 +81,17 @@ where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
     driver.cancel()
   }
 
+  /// Runs the waiting action now, on the calling thread, instead of at the end of the
+  /// interval; does nothing when no action waits. The next call starts a new interval.
+  ///
+  /// ```swift
+  /// debouncer.call { save(draft) }
+  /// debouncer.flush()  // the view is closing: save now
+  /// ```
+  public func flush() {
+    driver.flush()
+  }
+
   /// Whether an action is waiting to run.
   public var hasWaitingAction: Bool { driver.hasWaitingAction }
 }

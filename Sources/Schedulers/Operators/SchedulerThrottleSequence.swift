@@ -134,6 +134,14 @@ where Time.Stride: Sendable {
     return Effects(outputs: [output])
   }
 
+  /// A flushed element goes out now, and the next interval starts now.
+  mutating func flushed(at now: Time) -> Effects {
+    var effects = timerFired(at: now)
+    if effects.outputs.contains(where: { !$0.isTerminal }) { lastEmission = now }
+    effects.timer = .cancel
+    return effects
+  }
+
   mutating func timerFired(at now: Time) -> Effects {
     timerRuns = false
     var outputs: [Output] = []

@@ -52,7 +52,7 @@ where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
       scheduler: scheduler, machine: Machine(interval: interval, latest: latest))
   }
 
-  deinit { driver.cancel() }
+  deinit { cancel() }
 
   /// Runs `action` now if the interval since the last action has passed; otherwise keeps it
   /// (or the one already kept, if `latest` is false) for the end of the interval.
@@ -78,4 +78,28 @@ where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   ) {
     call(onMainActor(action, fileID: fileID, line: line))
   }
+
+  /// Drops the waiting action, if any, and forgets the interval in progress: the next call
+  /// runs at once, as the first one did.
+  ///
+  /// ```swift
+  /// throttler.cancel()
+  /// ```
+  public func cancel() {
+    driver.cancel()
+  }
+
+  /// Runs the waiting action now, on the calling thread, instead of at the end of the
+  /// interval; does nothing when no action waits. The next interval starts now.
+  ///
+  /// ```swift
+  /// throttler.call { reportProgress(value) }
+  /// throttler.flush()  // done: report the last value now
+  /// ```
+  public func flush() {
+    driver.flush()
+  }
+
+  /// Whether an action is waiting for the end of the interval.
+  public var hasWaitingAction: Bool { driver.hasWaitingAction }
 }

@@ -57,6 +57,18 @@ where
     timer?.cancel()
   }
 
+  /// Runs the waiting action now, if there is one, instead of when its timer fires.
+  func flush() {
+    let now = scheduler.now
+    let (timer, work) = state.withLock { state -> (SendableCancellable?, Work) in
+      guard state.timer.isSet else { return (nil, Work()) }
+      let timer = state.timer.clear()
+      return (timer, Self.apply(state.machine.flushed(at: now), to: &state))
+    }
+    timer?.cancel()
+    perform(work)
+  }
+
   private func timerFired(id: UInt64) {
     let now = scheduler.now
     let work = state.withLock { state -> Work in

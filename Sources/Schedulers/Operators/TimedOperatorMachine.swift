@@ -56,9 +56,17 @@ protocol TimedOperatorMachine: Sendable {
   mutating func upstreamFailed(_ error: UpstreamFailure, at now: Time)
     -> TimedOperatorEffects<Element, Failure, Time>
   mutating func timerFired(at now: Time) -> TimedOperatorEffects<Element, Failure, Time>
+  /// The waiting element is to go out now, before its timer (a callback operator's `flush()`);
+  /// the timer has already been stopped.
+  mutating func flushed(at now: Time) -> TimedOperatorEffects<Element, Failure, Time>
 }
 
 extension TimedOperatorMachine {
+  /// By default, as if the timer had fired now.
+  mutating func flushed(at now: Time) -> TimedOperatorEffects<Element, Failure, Time> {
+    timerFired(at: now)
+  }
+
   mutating func started(at now: Time) -> TimedOperatorEffects<Element, Failure, Time> {
     TimedOperatorEffects()
   }
