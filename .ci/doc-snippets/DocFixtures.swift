@@ -109,3 +109,11 @@ public actor StoreStub {
     }
   }
 }
+
+/// The API of the retry fragment: a forecast that may fail.
+public struct WeatherAPI: Sendable {
+  public func forecast(for city: String) async throws -> String { "Sunny in \(city)" }
+}
+
+/// The API the retry fragment calls.
+public let api = WeatherAPI()

@@ -23,7 +23,7 @@ struct SeededGenerator: RandomNumberGenerator {
 struct RetryTests {
   /// Milliseconds of the scheduler's clock since its start.
   static func elapsed(_ scheduler: TestSchedulerOf<DispatchQueue>) -> Int {
-    Int(scheduler.now.uptimeNanoseconds - 1) / 1_000_000
+    Int(DispatchQueue.virtualEpoch.distance(to: scheduler.now).magnitude) / 1_000_000
   }
 
   @Test func theAttemptsHappenExactlyWhenTheExponentialBackoffSays() async throws {
