@@ -171,6 +171,7 @@ struct PlainSleepTests {
         woke.append("continuous")
       }
       let suspending = Task {
+        // Virtual, inside the run: no real time passes (the point of this test).
         try await SuspendingClock().sleep(for: .seconds(7200))
         woke.append("suspending")
       }

@@ -92,6 +92,7 @@ struct HostileUseTests {
         try? await withDeterministicExecution {
           spinner.withLock {
             $0 = Task {
+              // The hostile user's leaked spinner, in a child process: what is under test.
               while !Task.isCancelled { await Task.yield() }
             }
           }
