@@ -125,8 +125,8 @@ final class DeterministicRun: DeterministicRunIdleness {
 
   /// Enqueues a timed job (a plain `Task.sleep` of one of the run's tasks, called on that
   /// task) on the run's virtual clock, or in real time as outside work when the run has no
-  /// test scheduler. Returns `false` to leave the job to the platform: when the delay is not a
-  /// `Duration`, or when it is too long for real time to matter.
+  /// test scheduler. Returns `false` to leave the job to the platform when the delay is not a
+  /// `Duration`.
   ///
   /// The runtime hands over a deadline on a real clock, read a moment before: the few
   /// microseconds between that reading and this call are real time that must not leak into
@@ -147,10 +147,7 @@ final class DeterministicRun: DeterministicRunIdleness {
       enqueue(job, onMainActor: onMainActor)
       return true
     }
-    guard let scheduleVirtualSleep else {
-      // Past Int nanoseconds (292 years) a real-time sleep is a sleep until cancelled: the
-      // platform holds it, and it is not outside work the run should wait for.
-      guard let nanoseconds = Nanoseconds.checked(delay) else { return false }
+    if scheduleVirtualSleep == nil, let nanoseconds = Nanoseconds.checked(delay) {
       beginOutsideWork()
       DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
         self.enqueueOrForward(job, onMainActor: onMainActor)
@@ -173,7 +170,10 @@ final class DeterministicRun: DeterministicRunIdleness {
       if let taskAddress { state.plainSleepsByTask[taskAddress] = id }
       return id
     }
-    let entry = scheduleVirtualSleep(delay, label) {
+    // Without a scheduler, or past what its clock holds, the sleep waits here until its task
+    // is cancelled (past Int nanoseconds, 292 years, real time would not come either): not
+    // outside work the run waits for.
+    let entry = scheduleVirtualSleep?(delay, label) {
       if let sleep = self.state.withLock({ $0.removePlainSleep(id) }) {
         self.enqueueOrForward(sleep.wakeUp.job, onMainActor: sleep.wakeUp.onMainActor)
       }
@@ -380,7 +380,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     let beyondTheClock = state.withLock { state in
       state.plainSleeps.sorted { $0.key < $1.key }.map(\.value).filter(\.isBeyondTheClock)
         .map {
-          "\($0.label), due in \(describeDuration($0.delay)) (beyond the end of the virtual clock)"
+          "\($0.label), due in \(describeDuration($0.delay)) (past 292 years: until cancelled)"
         }
     }
     let parts =
