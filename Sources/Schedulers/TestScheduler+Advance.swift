@@ -74,11 +74,10 @@ extension TestScheduler {
   func advanceSynchronously(to instant: SchedulerTimeType, location: CallLocation) {
     beginAdvancing("advance(to:)")
     defer { endAdvancing() }
-    var bound = SameInstantBound<SchedulerTimeType>(
-      limit: sameInstantBound(pendingAtStart: pendingActionCount))
-    while let (entry, now) = popNextEntry(dueBy: instant) {
-      entry.action()
-      guard bound.allows(another: now) else {
+    var bound = SameInstantBound(limit: sameInstantBound(pendingAtStart: pendingActionCount))
+    while let (action, movedClock) = popNextAction(dueBy: instant) {
+      action()
+      guard bound.allows(anotherAfterMovingClock: movedClock) else {
         return reportSameInstantBound(bound, location: location)
       }
     }
@@ -95,7 +94,7 @@ extension TestScheduler {
 
   @usableFromInline
   func reportSameInstantBound(
-    _ bound: SameInstantBound<SchedulerTimeType>, location: CallLocation
+    _ bound: SameInstantBound, location: CallLocation
   ) {
     let pending = pendingWork
     let shown = pending.prefix(5).map { "  - \($0)" }.joined(separator: "\n")
@@ -147,7 +146,7 @@ extension TestScheduler {
     beginAdvancing("run()")
     defer { endAdvancing() }
     var ran = 0
-    while ran < maxActions, let action = popNextAction(dueBy: nil) {
+    while ran < maxActions, let (action, _) = popNextAction(dueBy: nil) {
       action()
       ran += 1
     }
@@ -173,23 +172,30 @@ extension TestScheduler {
   /// Removes the next action due by `limit` (any deadline when `nil`), moves the clock to its
   /// deadline, reschedules it if it repeats, and returns it to run outside the lock.
   @inlinable
-  func popNextAction(dueBy limit: SchedulerTimeType?) -> (@Sendable () -> Void)? {
-    popNextEntry(dueBy: limit)?.entry.action
+  func popNextAction(
+    dueBy limit: SchedulerTimeType?
+  ) -> (action: @Sendable () -> Void, movedClock: Bool)? {
+    guard let (entry, _, movedClock) = popNextEntry(dueBy: limit) else { return nil }
+    return (entry.action, movedClock)
   }
 
   /// Does ``popNextAction(dueBy:)``'s work under one lock, and returns the entry as it was
-  /// queued with the clock as it stands for its run: `step()` describes what it ran from it.
+  /// queued with the clock as it stands for its run (`step()` describes what it ran from it),
+  /// and whether the clock moved to reach it (what the same-instant bound counts by).
   @inlinable
   func popNextEntry(
     dueBy limit: SchedulerTimeType?
-  ) -> (entry: ScheduleQueue<SchedulerTimeType>.Entry, now: SchedulerTimeType)? {
+  ) -> (entry: ScheduleQueue<SchedulerTimeType>.Entry, now: SchedulerTimeType, movedClock: Bool)? {
     state.withLock {
-      state -> (entry: ScheduleQueue<SchedulerTimeType>.Entry, now: SchedulerTimeType)? in
+      state -> (
+        entry: ScheduleQueue<SchedulerTimeType>.Entry, now: SchedulerTimeType, movedClock: Bool
+      )? in
       guard let first = state.queue.first else { return nil }
       if let limit, first.deadline > limit, first.deadline > state.now { return nil }
-      if state.now < first.deadline { state.now = first.deadline }
+      let movedClock = state.now < first.deadline
+      if movedClock { state.now = first.deadline }
       guard let handle = first.handle, let interval = handle.interval else {
-        return (state.queue.removeFirst(), state.now)
+        return (state.queue.removeFirst(), state.now, movedClock)
       }
       let next = first.deadline.advanced(by: interval)
       precondition(
@@ -202,7 +208,7 @@ extension TestScheduler {
       let sequence = state.shuffle == nil ? first.sequence : state.takeSequence()
       state.queue.replaceFirst(
         with: .init(deadline: next, sequence: sequence, action: first.action, handle: handle))
-      return (first, state.now)
+      return (first, state.now, movedClock)
     }
   }
 
@@ -246,22 +252,17 @@ typealias CallLocation = (fileID: StaticString, filePath: StaticString, line: UI
 /// Counts the actions an advance runs at one instant, to stop work that keeps scheduling
 /// itself there.
 @usableFromInline
-struct SameInstantBound<Time: Equatable> {
+struct SameInstantBound {
   @usableFromInline let limit: Int
-  @usableFromInline var instant: Time?
   @usableFromInline var count = 0
 
   @inlinable init(limit: Int) { self.limit = limit }
 
-  /// Counts an action run at `now`; `false` once `limit` have run at one instant.
+  /// Counts an action, run after the clock moved to it or not; `false` once `limit` have run
+  /// at one instant.
   @inlinable
-  mutating func allows(another now: Time) -> Bool {
-    if now == instant {
-      count += 1
-    } else {
-      instant = now
-      count = 1
-    }
+  mutating func allows(anotherAfterMovingClock movedClock: Bool) -> Bool {
+    count = movedClock ? 1 : count + 1
     return count < limit
   }
 }

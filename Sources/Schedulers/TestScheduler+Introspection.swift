@@ -19,8 +19,8 @@ extension TestScheduler {
     let site = entry.handle?.callSite
     return PendingWork(
       deadline: entry.deadline, dueIn: now.distance(to: entry.deadline),
-      interval: entry.handle?.interval, fileID: site?.fileID.map { "\($0)" },
-      line: site?.fileID == nil ? nil : site?.line, label: site?.label)
+      interval: entry.handle?.interval, fileID: site.map { "\($0.fileID)" }, line: site?.line,
+      label: entry.handle?.label)
   }
 
   /// Runs exactly the next pending action, whatever its deadline, moving the clock to it
@@ -39,7 +39,7 @@ extension TestScheduler {
     defer { endAdvancing() }
     // One lock pops the action and reads what it was, so work scheduled by another thread in
     // between cannot make the answer describe a different action.
-    guard let (entry, now) = popNextEntry(dueBy: nil) else { return nil }
+    guard let (entry, now, _) = popNextEntry(dueBy: nil) else { return nil }
     entry.action()
     return Self.describe(entry, now: now)
   }

@@ -217,6 +217,16 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     return PendingAction(scheduler: self, handle: handle)
   }
 
+  /// Schedules a wake-up at `date` that pending work describes by `label` (a plain
+  /// `Task.sleep` in a deterministic run, whose call site nobody knows).
+  package func scheduleCancellable(
+    after date: SchedulerTimeType, label: String, _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    let handle = ScheduleQueueHandle<SchedulerTimeType>(interval: nil, label: label)
+    enqueue(action, at: date, handle: handle)
+    return PendingAction(scheduler: self, handle: handle)
+  }
+
   /// Removes a handle's entry, if it is still queued. Releases the action outside the lock.
   @inlinable
   func cancel(_ handle: ScheduleQueueHandle<SchedulerTimeType>) {

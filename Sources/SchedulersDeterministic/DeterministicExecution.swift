@@ -91,10 +91,8 @@ public func withDeterministicExecution<Time, Options, R: Sendable>(
       // sleep waits until cancelled, as it would in real time.
       guard Nanoseconds.checked(delay) != nil else { return nil }
       let deadline = scheduler.now.advanced(by: Time.Stride(delay))
-      let entry = CallSite.$current.withValue(CallSite(label: label)) {
-        SendableCancellable(
-          scheduler.scheduleCancellable(after: deadline, tolerance: .zero, options: nil, wakeUp))
-      }
+      let entry = SendableCancellable(
+        scheduler.scheduleCancellable(after: deadline, label: label, wakeUp))
       return VirtualSleepEntry(
         cancel: { entry.cancel() },
         remaining: { [weak scheduler] in

@@ -54,12 +54,11 @@ extension TestScheduler {
     beginAdvancing("advance(to:)")
     defer { endAdvancing() }
     await run.untilIdle()
-    var bound = SameInstantBound<SchedulerTimeType>(
-      limit: sameInstantBound(pendingAtStart: pendingActionCount))
-    while let (entry, now) = popNextEntry(dueBy: instant) {
-      entry.action()
+    var bound = SameInstantBound(limit: sameInstantBound(pendingAtStart: pendingActionCount))
+    while let (action, movedClock) = popNextAction(dueBy: instant) {
+      action()
       await run.untilIdle()
-      guard bound.allows(another: now) else {
+      guard bound.allows(anotherAfterMovingClock: movedClock) else {
         return reportSameInstantBound(bound, location: location)
       }
     }
@@ -96,7 +95,7 @@ extension TestScheduler {
     defer { endAdvancing() }
     await run.untilIdle()
     var ran = 0
-    while ran < maxActions, let action = popNextAction(dueBy: nil) {
+    while ran < maxActions, let (action, _) = popNextAction(dueBy: nil) {
       action()
       ran += 1
       await run.untilIdle()

@@ -215,10 +215,14 @@ final class ScheduleQueueHandle<Time: Strideable>: @unchecked Sendable {
   @usableFromInline let interval: Time.Stride?
   /// Where the work was scheduled, when the API could know it (sleeps, timers).
   let callSite: CallSite?
+  /// What scheduled the work, when that says more than "an action" and no call site is known
+  /// (a plain `Task.sleep` in a deterministic run).
+  let label: String?
 
   @usableFromInline
-  init(interval: Time.Stride?, callSite: CallSite? = nil) {
+  init(interval: Time.Stride?, callSite: CallSite? = nil, label: String? = nil) {
     self.interval = interval
     self.callSite = callSite
+    self.label = label
   }
 }
