@@ -59,7 +59,6 @@ final class DeterministicRun: DeterministicRunIdleness {
     var wakeUp: QueuedJob
     /// The sleeping task, retained, to see whether it was cancelled.
     var task: UncheckedSendable<UnsafeCurrentTask>?
-    var taskAddress: UInt?
     /// "a Task.sleep", with the task's name when it has one.
     var label: String
     /// The delay it asked for.
@@ -67,7 +66,13 @@ final class DeterministicRun: DeterministicRunIdleness {
     /// Its entry on the test scheduler; `nil` while it is being registered, and for a sleep
     /// longer than the virtual clock can hold (it waits until cancelled or the run ends).
     var entry: VirtualSleepEntry?
-    var isBeyondTheClock = false
+
+    /// The sleeping task's address: the job a cancellation enqueues when it resumes the task.
+    var taskAddress: UInt? { task.map { unsafeBitCast($0.value, to: UInt.self) } }
+
+    /// Whether it waits until cancelled. (Registration and scheduling happen in one job of
+    /// the run, so the driver never sees a sleep between the two.)
+    var isBeyondTheClock: Bool { entry == nil }
   }
 
   private let state = Mutex(State())
@@ -157,7 +162,6 @@ final class DeterministicRun: DeterministicRunIdleness {
     }
     // Retained while it sleeps, so its address stays its own.
     let task = withUnsafeCurrentTask { $0 }
-    let taskAddress = task.map { unsafeBitCast($0, to: UInt.self) }
     let label = Task.name.map { "a Task.sleep in task \"\($0)\"" } ?? "a Task.sleep"
     // Registered before it is scheduled, so that firing always finds it.
     let id = state.withLock { state -> UInt64 in
@@ -165,9 +169,8 @@ final class DeterministicRun: DeterministicRunIdleness {
       let id = state.nextPlainSleep
       state.plainSleeps[id] = PlainSleep(
         wakeUp: QueuedJob(job: job, onMainActor: onMainActor),
-        task: task.map(UncheckedSendable.init), taskAddress: taskAddress, label: label,
-        delay: delay)
-      if let taskAddress { state.plainSleepsByTask[taskAddress] = id }
+        task: task.map(UncheckedSendable.init), label: label, delay: delay)
+      if let address = state.plainSleeps[id]?.taskAddress { state.plainSleepsByTask[address] = id }
       return id
     }
     // Without a scheduler, or past what its clock holds, the sleep waits here until its task
@@ -181,7 +184,6 @@ final class DeterministicRun: DeterministicRunIdleness {
     let cancelledMeanwhile = state.withLock { state -> Bool in
       guard state.plainSleeps[id] != nil else { return true }
       state.plainSleeps[id]?.entry = entry
-      state.plainSleeps[id]?.isBeyondTheClock = entry == nil
       return false
     }
     // Cancelled between registering and scheduling: the entry must not stay behind.
