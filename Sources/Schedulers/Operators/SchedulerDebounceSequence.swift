@@ -76,7 +76,7 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
 
 /// Debounce: keep the latest element; emit it when its timer fires.
 struct DebounceMachine<Input: Sendable, UpstreamFailure: Error, Time: Strideable & Sendable>:
-  TimedOperatorMachine
+  CallbackOperatorMachine
 where Time.Stride: Sendable {
   typealias Element = Input
   typealias Failure = UpstreamFailure
@@ -86,6 +86,8 @@ where Time.Stride: Sendable {
   var waiting: Input?
 
   init(interval: Time.Stride) { self.interval = interval }
+
+  var holdsElement: Bool { waiting != nil }
 
   mutating func received(_ input: Input, at now: Time) -> Effects {
     waiting = input

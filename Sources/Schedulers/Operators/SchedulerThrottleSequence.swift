@@ -35,12 +35,58 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
       "throttle(for:scheduler:latest:) needs an interval of zero or more, got \(describeStride(interval))"
     )
     return SchedulerThrottleSequence(
-      base: self, interval: interval, scheduler: scheduler, latest: latest)
+      base: self, interval: interval, scheduler: scheduler, edges: .both, latest: latest)
+  }
+
+  /// Emits at most one element per `interval` of `scheduler`'s time, from the edges of each
+  /// window you choose: the element that opens it (`.leading`, RxJS's default), the latest
+  /// that arrived during it (`.trailing`), or both.
+  ///
+  /// ```swift
+  /// // A double tap submits once: the first tap goes, the rest of the second is ignored.
+  /// for await tap in taps.throttle(for: .seconds(1), scheduler: scheduler, edges: .leading) {
+  ///   submit(tap)
+  /// }
+  /// ```
+  ///
+  /// With a frame of 100 ms and an interval of 400 ms, the tables of RxJS 7's `throttleTime`
+  /// spec:
+  ///
+  /// ```
+  /// upstream:   -a-xy-----b--x--cxxx--|
+  /// .leading:   -a--------b-----c-----|
+  /// .trailing:  -----y--------x---x---(x|)
+  /// .both:      -a---y----b---x---x---(x|)
+  /// ```
+  ///
+  /// - A window opens when an element arrives while none is open, and lasts `interval`. A
+  ///   trailing emission opens the next window at once; a window in which nothing arrived
+  ///   closes without emitting, and the next element opens a new one.
+  /// - `latest: false` holds the first element of a window for its trailing edge instead of the
+  ///   latest (Combine's `latest: false`); it changes nothing for `.leading`.
+  /// - A finish or failure that arrives while an element is held goes out right after it, when
+  ///   the window closes; otherwise at once (held elements of a `.leading` throttle are
+  ///   dropped, as in RxJS).
+  /// - `edges: .both` is ``throttle(for:scheduler:latest:)``.
+  ///
+  /// - Precondition: `interval` is not negative.
+  public func throttle<S: Scheduler & Sendable>(
+    for interval: S.SchedulerTimeType.Stride, scheduler: S, edges: ThrottleEdges,
+    latest: Bool = true
+  ) -> SchedulerThrottleSequence<Self, S>
+  where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
+    precondition(
+      interval >= .zero,
+      "throttle(for:scheduler:edges:latest:) needs an interval of zero or more, got \(describeStride(interval))"
+    )
+    return SchedulerThrottleSequence(
+      base: self, interval: interval, scheduler: scheduler, edges: edges, latest: latest)
   }
 }
 
 /// An asynchronous sequence that emits at most one element per interval. Made by
-/// ``_Concurrency/AsyncSequence/throttle(for:scheduler:latest:)``.
+/// ``_Concurrency/AsyncSequence/throttle(for:scheduler:latest:)`` and
+/// ``_Concurrency/AsyncSequence/throttle(for:scheduler:edges:latest:)``.
 ///
 /// ```swift
 /// let throttled = offsets.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true)
@@ -54,13 +100,14 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
   let base: Base
   let interval: S.SchedulerTimeType.Stride
   let scheduler: S
+  let edges: ThrottleEdges
   let latest: Bool
 
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(
       iteration: TimedOperatorIteration(
         base: base, scheduler: scheduler,
-        machine: ThrottleMachine(interval: interval, latest: latest)))
+        machine: ThrottleMachine(interval: interval, edges: edges, latest: latest)))
   }
 
   /// The iterator of a throttled sequence. Use it from one task at a time.
@@ -80,10 +127,21 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
   }
 }
 
-/// Throttle: emit at once if the previous emission is at least an interval old; otherwise hold
-/// one element (the latest or the first) until the interval has passed.
+/// Throttle, in windows: an element arriving while no window is open opens one, `interval`
+/// long. The leading edge emits that element at once; the trailing edge holds the latest (or
+/// first) element of the window and emits it when the window closes, which opens the next.
+///
+/// Two ways to know whether a window is open, one per family:
+/// - `.both` (Combine's throttle) goes by the clock: a window is open while `now` is before
+///   `windowEnd`, and the timer runs only while an element is held. An element arriving exactly
+///   as the interval ends goes out at once, synchronously (a `Throttler` runs it inside `call`).
+/// - `.leading` and `.trailing` (RxJS's) go by the timer: a window is open until its timer
+///   fires, so an element arriving at the instant a window closes, before the timer runs, is
+///   still inside it, as with RxJS's hot observables in its `throttleTime` spec.
+/// Both trust `timerFired` over `now`: an immediate scheduler fires timers without moving its
+/// clock, and every element then passes.
 struct ThrottleMachine<Input: Sendable, UpstreamFailure: Error, Time: Strideable & Sendable>:
-  TimedOperatorMachine
+  CallbackOperatorMachine
 where Time.Stride: Sendable {
   typealias Element = Input
   typealias Failure = UpstreamFailure
@@ -91,31 +149,53 @@ where Time.Stride: Sendable {
   typealias Output = TimedOperatorOutput<Input, UpstreamFailure>
 
   let interval: Time.Stride
+  let edges: ThrottleEdges
   let latest: Bool
-  var lastEmission: Time?
-  /// The element waiting for the end of the interval, when the timer runs.
+  /// When the current (or last) window closes.
+  var windowEnd: Time?
+  /// The element held for the end of the window.
   var waiting: Input?
+  /// Whether the timer runs: while an element is held (`.both`), or while a window is open
+  /// (`.leading`, `.trailing`).
   var timerRuns = false
-  /// A finish or failure that arrived while an element waited.
+  /// A finish or failure that arrived while an element was held.
   var waitingEnd: Output?
 
-  init(interval: Time.Stride, latest: Bool) {
+  init(interval: Time.Stride, edges: ThrottleEdges = .both, latest: Bool) {
     self.interval = interval
+    self.edges = edges
     self.latest = latest
   }
 
+  var holdsElement: Bool { waiting != nil }
+
+  private var windowIsOpen: Bool { edges == .both ? false : timerRuns }
+
   mutating func received(_ input: Input, at now: Time) -> Effects {
+    if edges == .both {
+      if timerRuns {
+        if latest { waiting = input }
+        return Effects()
+      }
+      if let windowEnd, now < windowEnd {
+        waiting = input
+        timerRuns = true
+        return Effects(timer: .set(windowEnd))
+      }
+      windowEnd = now.advanced(by: interval)
+      return Effects(outputs: [.element(input)])
+    }
     if timerRuns {
-      if latest { waiting = input }
+      if edges.emitsTrailing, waiting == nil || latest { waiting = input }
       return Effects()
     }
-    if let lastEmission, now < lastEmission.advanced(by: interval) {
-      waiting = input
-      timerRuns = true
-      return Effects(timer: .set(lastEmission.advanced(by: interval)))
-    }
-    lastEmission = now
-    return Effects(outputs: [.element(input)])
+    // No window is open: this element opens one.
+    let end = now.advanced(by: interval)
+    windowEnd = end
+    timerRuns = true
+    if edges.emitsLeading { return Effects(outputs: [.element(input)], timer: .set(end)) }
+    waiting = input
+    return Effects(timer: .set(end))
   }
 
   mutating func upstreamFinished(at now: Time) -> Effects {
@@ -126,30 +206,51 @@ where Time.Stride: Sendable {
     end(with: .failed(error))
   }
 
+  /// A finish or failure waits for a held element, and otherwise goes out at once.
   private mutating func end(with output: Output) -> Effects {
-    if timerRuns {
+    if waiting != nil {
       waitingEnd = output
       return Effects()
     }
-    return Effects(outputs: [output])
+    return Effects(outputs: [output], timer: .cancel)
   }
 
-  /// A flushed element goes out now, and the next interval starts now.
+  /// A flushed element goes out now, and the next window starts now.
   mutating func flushed(at now: Time) -> Effects {
-    var effects = timerFired(at: now)
-    if effects.outputs.contains(where: { !$0.isTerminal }) { lastEmission = now }
-    effects.timer = .cancel
-    return effects
+    guard let element = waiting.take() else {
+      // Nothing held: the window (if any) goes on; its timer was stopped, so set it again.
+      guard windowIsOpen, let windowEnd else { return Effects(timer: .cancel) }
+      return Effects(timer: .set(windowEnd))
+    }
+    let end = now.advanced(by: interval)
+    windowEnd = end
+    var outputs: [Output] = [.element(element)]
+    if let waitingEnd = waitingEnd.take() { outputs.append(waitingEnd) }
+    if edges == .both {
+      timerRuns = false
+      return Effects(outputs: outputs, timer: .cancel)
+    }
+    timerRuns = true
+    return Effects(outputs: outputs, timer: .set(end))
   }
 
   mutating func timerFired(at now: Time) -> Effects {
     timerRuns = false
-    var outputs: [Output] = []
-    if let element = waiting.take() {
-      outputs.append(.element(element))
-      lastEmission = lastEmission.map { $0.advanced(by: interval) } ?? now
+    guard let element = waiting.take() else {
+      // A window with nothing held closes silently.
+      return Effects(outputs: waitingEnd.take().map { [$0] } ?? [])
     }
-    if let end = waitingEnd.take() { outputs.append(end) }
-    return Effects(outputs: outputs)
+    var outputs: [Output] = [.element(element)]
+    // The trailing emission opens the next window, from the instant the last one closed
+    // (trusted over `now`: an immediate scheduler fires timers without moving its clock).
+    let end = (windowEnd ?? now).advanced(by: interval)
+    windowEnd = end
+    if let waitingEnd = waitingEnd.take() {
+      outputs.append(waitingEnd)
+      return Effects(outputs: outputs)
+    }
+    if edges == .both { return Effects(outputs: outputs) }
+    timerRuns = true
+    return Effects(outputs: outputs, timer: .set(end))
   }
 }

@@ -30,6 +30,9 @@ where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   /// Whether the action run at the end of an interval is the latest (`true`) or the first
   /// (`false`) of those that came during it.
   public let latest: Bool
+  /// Which edges of a window run an action: `.both` unless the throttler was created with
+  /// ``init(for:scheduler:edges:latest:)``.
+  public let edges: ThrottleEdges
   /// The throttle sequence's own state machine, driven by calls.
   private let driver: TimedCallbackDriver<S, Machine>
 
@@ -40,22 +43,53 @@ where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   /// ```
   ///
   /// - Precondition: `interval` is not negative.
-  public init(for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool) {
+  public convenience init(for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool) {
     precondition(
       interval >= .zero,
       "Throttler(for:scheduler:latest:) needs an interval of zero or more, got \(describeStride(interval))"
     )
+    self.init(checkedInterval: interval, scheduler: scheduler, edges: .both, latest: latest)
+  }
+
+  /// Creates a throttler that runs actions from the edges of each window you choose: the call
+  /// that opens it (`.leading`), the latest call during it (`.trailing`), or both. The timing
+  /// of ``_Concurrency/AsyncSequence/throttle(for:scheduler:edges:latest:)``.
+  ///
+  /// ```swift
+  /// // Save at most once a second, the latest text, never on the first keystroke.
+  /// let autosave = Throttler(for: .seconds(1), scheduler: DispatchQueue.main, edges: .trailing)
+  /// ```
+  ///
+  /// - Precondition: `interval` is not negative.
+  public convenience init(
+    for interval: S.SchedulerTimeType.Stride, scheduler: S, edges: ThrottleEdges,
+    latest: Bool = true
+  ) {
+    precondition(
+      interval >= .zero,
+      "Throttler(for:scheduler:edges:latest:) needs an interval of zero or more, got \(describeStride(interval))"
+    )
+    self.init(checkedInterval: interval, scheduler: scheduler, edges: edges, latest: latest)
+  }
+
+  private init(
+    checkedInterval interval: S.SchedulerTimeType.Stride, scheduler: S, edges: ThrottleEdges,
+    latest: Bool
+  ) {
     self.interval = interval
     self.scheduler = scheduler
+    self.edges = edges
     self.latest = latest
     driver = TimedCallbackDriver(
-      scheduler: scheduler, machine: Machine(interval: interval, latest: latest))
+      scheduler: scheduler, machine: Machine(interval: interval, edges: edges, latest: latest))
   }
 
   deinit { cancel() }
 
   /// Runs `action` now if the interval since the last action has passed; otherwise keeps it
-  /// (or the one already kept, if `latest` is false) for the end of the interval.
+  /// (or the one already kept, if `latest` is false) for the end of the interval. With
+  /// ``edges`` `.leading`, an action that comes too soon is dropped; with `.trailing`, every
+  /// action waits for the end of its window.
   ///
   /// ```swift
   /// throttler.call { reportProgress(value) }

@@ -8,7 +8,8 @@ import Synchronization
 /// outputs is an action to run. Decisions are made under the lock; the scheduler is called,
 /// and actions are run, after it is released (an immediate scheduler runs a timer inside
 /// `scheduleCancellable`, and an action may call the operator again).
-final class TimedCallbackDriver<S: Scheduler & Sendable, Machine: TimedOperatorMachine>: Sendable
+final class TimedCallbackDriver<S: Scheduler & Sendable, Machine: CallbackOperatorMachine>:
+  Sendable
 where
   Machine.Input == TimedCallbackAction, Machine.Element == TimedCallbackAction,
   Machine.UpstreamFailure == Never, Machine.Failure == Never, Machine.Time == S.SchedulerTimeType,
@@ -46,7 +47,7 @@ where
   }
 
   /// Whether an action waits for the timer.
-  var hasWaitingAction: Bool { state.withLock { $0.timer.isSet } }
+  var hasWaitingAction: Bool { state.withLock { $0.machine.holdsElement } }
 
   /// Drops the waiting action and its timer, and forgets everything the machine remembered.
   func cancel() {
@@ -61,7 +62,7 @@ where
   func flush() {
     let now = scheduler.now
     let (timer, work) = state.withLock { state -> (SendableCancellable?, Work) in
-      guard state.timer.isSet else { return (nil, Work()) }
+      guard state.machine.holdsElement else { return (nil, Work()) }
       let timer = state.timer.clear()
       return (timer, Self.apply(state.machine.flushed(at: now), to: &state))
     }

@@ -71,3 +71,10 @@ extension TimedOperatorMachine {
     TimedOperatorEffects()
   }
 }
+
+/// A machine that can also drive a callback operator (``Debouncer``, ``Throttler``), which
+/// asks whether an element is held: its timer may run without one (a throttle window).
+protocol CallbackOperatorMachine: TimedOperatorMachine {
+  /// Whether an element waits for the timer.
+  var holdsElement: Bool { get }
+}

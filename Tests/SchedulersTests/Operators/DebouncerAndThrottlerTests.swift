@@ -9,7 +9,8 @@ import Testing
 struct DebouncerAndThrottlerTests {
   static let frame = DispatchQueue.SchedulerTimeType.Stride.milliseconds(100)
 
-  /// Feeds each input element to `call`; the finish and failure have no callback form.
+  /// Feeds each input element to `call` (these tables have no end; `aCallbackMarbleTestCanFinish`
+  /// shows a finish mapped to `flush()` and `output.finish()`).
   static func elements(
     _ call: @escaping @Sendable (String) -> Void
   ) -> @Sendable (MarbleEvent<String>) -> Void {

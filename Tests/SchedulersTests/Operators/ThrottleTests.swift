@@ -50,6 +50,64 @@ extension OperatorMarbleTables {
       }
     }
 
+    /// RxJS 7's `throttleTime` spec, table by table (its frames are ours; `time('----|')` is
+    /// 400 ms). Its subscription expectations are checked in `MarbleSubscriptionTests`.
+    @Test(
+      arguments: [
+        // default behavior { leading: true, trailing: false }, throttleTime(5)
+        (ThrottleEdges.leading, 5, "-a-x-y----b---x-cx---|", "-a--------b-----c----|"),
+        (.leading, 5, "-a--------b-----c----|", "-a--------b-----c----|"),
+        // A busy producer: the element at the instant a window closes is still inside it.
+        (.leading, 5, "abcdefabcdefabcdefabcdefa|", "a-----a-----a-----a-----a|"),
+        (.leading, 5, "-----|", "-----|"),
+        (.leading, 10, "-----#", "-----#"),
+        (.leading, 30, "|", "|"),
+        (.leading, 30, "#", "#"),
+        (.leading, 5, "-a--(bc)-------d---------------#", "-a-------------d---------------#"),
+        // { leading: true, trailing: true }, throttleTime(4)
+        (.both, 4, "-a-xy-----b--x--cxxx--|", "-a---y----b---x---x---(x|)"),
+        (.both, 4, "-a--------------------|", "-a--------------------|"),
+        // { leading: false, trailing: true }, throttleTime(4)
+        (.trailing, 4, "-a-xy-----b--x--cxxx--|", "-----y--------x---x---(x|)"),
+        (.trailing, 4, "-a-xy-----b--x--cxx-|", "-----y--------x---x-|"),
+        (.trailing, 4, "-a--------------------|", "-----a----------------|"),
+      ])
+    func rxjsThrottleTime(edges: ThrottleEdges, frames: Int, input: String, expected: String)
+      async throws
+    {
+      try await expectMarbles(input: input, expected: expected, frame: Self.frame) {
+        input, scheduler in
+        input.throttle(for: .milliseconds(100 * frames), scheduler: scheduler, edges: edges)
+      }
+    }
+
+    /// Beyond RxJS's tables: the edges at the boundaries this package defines.
+    @Test(
+      arguments: [
+        // A trailing throttle holding the first element instead of the latest.
+        (ThrottleEdges.trailing, false, "abc----d-|", "---a------(d|)"),
+        // A trailing element waits, and a failure goes out right after it.
+        (.trailing, true, "ab#", "---(b#)"),
+        // A leading throttle drops what is held when the upstream finishes.
+        (.leading, true, "ab|", "a-|"),
+        // After a trailing emission a window opens; one with nothing in it closes silently,
+        // and the next element opens a new one.
+        (.trailing, true, "a------b--|", "---a------(b|)"),
+        // An element at the instant a window closes is inside it: it goes out then.
+        (.trailing, true, "a-----b---|", "---a--b---|"),
+        // `.both` with `latest: false` is Combine's `latest: false`.
+        (.both, false, "abcd----e---f-g----|", "a--b----e---f--g---|"),
+      ])
+    func edgeChoices(edges: ThrottleEdges, latest: Bool, input: String, expected: String)
+      async throws
+    {
+      try await expectMarbles(input: input, expected: expected, frame: Self.frame) {
+        input, scheduler in
+        input.throttle(
+          for: .milliseconds(300), scheduler: scheduler, edges: edges, latest: latest)
+      }
+    }
+
     @Test func cancellingMidIntervalReleasesEverything() async throws {
       // The first element passes at once; a second waits for the end of the interval when the
       // consumer is cancelled.
