@@ -35,12 +35,50 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     precondition(
       interval >= .zero,
       "timeout(_:scheduler:) needs an interval of zero or more, got \(describeStride(interval))")
-    return SchedulerTimeoutSequence(base: self, interval: interval, scheduler: scheduler)
+    return SchedulerTimeoutSequence(
+      base: self, interval: interval, scheduler: scheduler, makeError: { TimeoutError() })
+  }
+
+  /// Fails with the error `customError` makes when neither an element nor the finish arrives
+  /// within `interval` of `scheduler`'s time: Combine's `timeout(_:scheduler:customError:)`.
+  ///
+  /// ```swift
+  /// enum FeedError: Error { case stalled }
+  ///
+  /// for try await item in feed.timeout(.seconds(10), scheduler: scheduler, customError: { FeedError.stalled }) {
+  ///   show(item)
+  /// }
+  /// ```
+  ///
+  /// With a frame of 100 ms and an interval of 300 ms, as ``timeout(_:scheduler:)``:
+  ///
+  /// ```
+  /// upstream: a-b--c----d|
+  /// timeout:  a-b--c--#      (# is the custom error)
+  /// ```
+  ///
+  /// `customError` is called once, on the timer's thread, when the time is up. To end quietly
+  /// instead, as Combine's `timeout` without a custom error does, catch the error you chose
+  /// and return.
+  ///
+  /// - Precondition: `interval` is not negative.
+  public func timeout<S: Scheduler & Sendable>(
+    _ interval: S.SchedulerTimeType.Stride, scheduler: S,
+    customError: @escaping @Sendable () -> any Error
+  ) -> SchedulerTimeoutSequence<Self, S>
+  where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
+    precondition(
+      interval >= .zero,
+      "timeout(_:scheduler:customError:) needs an interval of zero or more, got \(describeStride(interval))"
+    )
+    return SchedulerTimeoutSequence(
+      base: self, interval: interval, scheduler: scheduler, makeError: customError)
   }
 }
 
 /// An asynchronous sequence that fails when its upstream is silent for too long. Made by
-/// ``_Concurrency/AsyncSequence/timeout(_:scheduler:)``.
+/// ``_Concurrency/AsyncSequence/timeout(_:scheduler:)`` and
+/// ``_Concurrency/AsyncSequence/timeout(_:scheduler:customError:)``.
 ///
 /// ```swift
 /// let guarded = messages.timeout(.seconds(30), scheduler: scheduler)
@@ -49,17 +87,19 @@ public struct SchedulerTimeoutSequence<Base: AsyncSequence & Sendable, S: Schedu
   AsyncSequence, Sendable
 where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   public typealias Element = Base.Element
-  /// Either the upstream's failure or ``TimeoutError``.
+  /// Either the upstream's failure, or ``TimeoutError`` (or the custom error) on a timeout.
   public typealias Failure = any Error
 
   let base: Base
   let interval: S.SchedulerTimeType.Stride
   let scheduler: S
+  let makeError: @Sendable () -> any Error
 
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(
       iteration: TimedOperatorIteration(
-        base: base, scheduler: scheduler, machine: TimeoutMachine(interval: interval)))
+        base: base, scheduler: scheduler,
+        machine: TimeoutMachine(interval: interval, makeError: makeError)))
   }
 
   /// The iterator of a sequence with a timeout. Use it from one task at a time.
@@ -77,7 +117,8 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
   }
 }
 
-/// Timeout: a timer restarted by every element; firing fails the sequence.
+/// Timeout: a timer restarted by every element; firing fails the sequence with the error
+/// `makeError` makes.
 struct TimeoutMachine<Input: Sendable, UpstreamFailure: Error, Time: Strideable & Sendable>:
   TimedOperatorMachine
 where Time.Stride: Sendable {
@@ -86,8 +127,12 @@ where Time.Stride: Sendable {
   typealias Effects = TimedOperatorEffects<Input, any Error, Time>
 
   let interval: Time.Stride
+  let makeError: @Sendable () -> any Error
 
-  init(interval: Time.Stride) { self.interval = interval }
+  init(interval: Time.Stride, makeError: @escaping @Sendable () -> any Error) {
+    self.interval = interval
+    self.makeError = makeError
+  }
 
   mutating func started(at now: Time) -> Effects {
     Effects(timer: .set(now.advanced(by: interval)))
@@ -106,6 +151,6 @@ where Time.Stride: Sendable {
   }
 
   mutating func timerFired(at now: Time) -> Effects {
-    Effects(outputs: [.failed(TimeoutError())])
+    Effects(outputs: [.failed(makeError())])
   }
 }

@@ -31,6 +31,39 @@ extension OperatorMarbleTables {
       }
     }
 
+    enum FeedError: Error, Equatable { case stalled }
+
+    @Test(
+      arguments: [
+        ("a-b-c-----d|", "a-b-c--#"),
+        ("a-b-c|", "a-b-c|"),
+        ("", "---#"),
+      ])
+    func aCustomErrorReplacesTimeoutError(input: String, expected: String) async throws {
+      let made = Counter()
+      let result = try await expectMarbles(input: input, expected: expected, frame: Self.frame) {
+        input, scheduler in
+        input.timeout(.milliseconds(300), scheduler: scheduler) {
+          made.increment()
+          return FeedError.stalled
+        }
+      }
+      if expected.hasSuffix("#") {
+        #expect(result.failure as? FeedError == .stalled)
+        #expect(made.value == 1)  // made once, when the time is up
+      } else {
+        #expect(made.value == 0)
+      }
+    }
+
+    @Test func withACustomErrorTheUpstreamsFailureStillPassesThrough() async throws {
+      let result = try await expectMarbles(input: "a-#", expected: "a-#", frame: Self.frame) {
+        input, scheduler in
+        input.timeout(.milliseconds(300), scheduler: scheduler) { FeedError.stalled }
+      }
+      #expect(result.failure is MarbleFailure)
+    }
+
     @Test func theUpstreamsFailurePassesThrough() async throws {
       let result = try await expectMarbles(input: "a-#", expected: "a-#", frame: Self.frame) {
         input, scheduler in

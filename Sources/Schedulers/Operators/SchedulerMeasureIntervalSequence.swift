@@ -1,0 +1,100 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+  /// Replaces each element with the time between it and the one before, on `scheduler`'s
+  /// clock; for the first element, the time since the iteration started. Combine's
+  /// `measureInterval(using:)`.
+  ///
+  /// ```swift
+  /// for await gap in keystrokes.measureInterval(using: scheduler) {
+  ///   if gap < .milliseconds(50) { typingFast() }
+  /// }
+  /// ```
+  ///
+  /// With a frame of 100 ms:
+  ///
+  /// ```
+  /// upstream:        -a--b(cd)-|
+  /// measureInterval: -w--x(yz)-|    w = 100 ms, x = 300 ms, y = 100 ms, z = 0 ms
+  /// ```
+  ///
+  /// - An element is measured when the operator receives it from the upstream, which it reads
+  ///   in a task of its own: a slow consumer does not lengthen the intervals.
+  /// - The finish and the upstream's failure pass through at once.
+  /// - On an immediate scheduler every interval is zero.
+  public func measureInterval<S: Scheduler & Sendable>(using scheduler: S)
+    -> SchedulerMeasureIntervalSequence<Self, S>
+  where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
+    SchedulerMeasureIntervalSequence(base: self, scheduler: scheduler)
+  }
+}
+
+/// An asynchronous sequence of the time between its upstream's elements. Made by
+/// ``_Concurrency/AsyncSequence/measureInterval(using:)``.
+///
+/// ```swift
+/// let gaps = keystrokes.measureInterval(using: scheduler)
+/// ```
+public struct SchedulerMeasureIntervalSequence<
+  Base: AsyncSequence & Sendable, S: Scheduler & Sendable
+>: AsyncSequence, Sendable
+where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
+  public typealias Element = S.SchedulerTimeType.Stride
+  public typealias Failure = Base.Failure
+
+  let base: Base
+  let scheduler: S
+
+  public func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(
+      iteration: TimedOperatorIteration(
+        base: base, scheduler: scheduler, machine: MeasureIntervalMachine()))
+  }
+
+  /// The iterator of a measured sequence. Use it from one task at a time.
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    typealias Machine = MeasureIntervalMachine<Base.Element, Base.Failure, S.SchedulerTimeType>
+    let iteration: TimedOperatorIteration<Base, S, Machine>
+
+    public mutating func next() async throws(Failure) -> Element? {
+      try await iteration.next()
+    }
+
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
+      -> Element?
+    {
+      try await iteration.next()
+    }
+  }
+}
+
+/// Measure interval: each element becomes the distance from the previous one (or from the
+/// start). No timer.
+struct MeasureIntervalMachine<Input: Sendable, UpstreamFailure: Error, Time: Strideable & Sendable>:
+  TimedOperatorMachine
+where Time.Stride: Sendable {
+  typealias Element = Time.Stride
+  typealias Failure = UpstreamFailure
+  typealias Effects = TimedOperatorEffects<Time.Stride, UpstreamFailure, Time>
+
+  var previous: Time?
+
+  mutating func started(at now: Time) -> Effects {
+    previous = now
+    return Effects()
+  }
+
+  mutating func received(_ input: Input, at now: Time) -> Effects {
+    let interval = (previous ?? now).distance(to: now)
+    previous = now
+    return Effects(outputs: [.element(interval)])
+  }
+
+  mutating func upstreamFinished(at now: Time) -> Effects {
+    Effects(outputs: [.finished])
+  }
+
+  mutating func upstreamFailed(_ error: UpstreamFailure, at now: Time) -> Effects {
+    Effects(outputs: [.failed(error)])
+  }
+
+  mutating func timerFired(at now: Time) -> Effects { Effects() }
+}
