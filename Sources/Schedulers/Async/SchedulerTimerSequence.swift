@@ -4,6 +4,10 @@
 /// iteration starts; later ticks follow the previous deadline, so they never drift. The
 /// sequence ends when the consuming task is cancelled.
 ///
+/// A consumer slower than the interval misses ticks; ``MissedTickPolicy`` says what it gets
+/// next: every missed tick at once (`.burst`, the default), or only the next tick on the grid
+/// (`.drop`).
+///
 /// ```swift
 /// for await _ in scheduler.timer(interval: .seconds(1)) {
 ///   secondsLeft -= 1
@@ -17,11 +21,13 @@ where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   let scheduler: S
   let interval: S.SchedulerTimeType.Stride
   let tolerance: S.SchedulerTimeType.Stride?
+  let missedTicks: MissedTickPolicy
   let callSite: CallSite
 
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(
-      scheduler: scheduler, interval: interval, tolerance: tolerance, callSite: callSite)
+      scheduler: scheduler, interval: interval, tolerance: tolerance, missedTicks: missedTicks,
+      callSite: callSite)
   }
 
   /// The iterator of a timer: each `next()` sleeps until the next deadline.
@@ -29,11 +35,20 @@ where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
     let scheduler: S
     let interval: S.SchedulerTimeType.Stride
     let tolerance: S.SchedulerTimeType.Stride?
+    let missedTicks: MissedTickPolicy
     let callSite: CallSite
     var deadline: S.SchedulerTimeType?
 
     public mutating func next() async -> S.SchedulerTimeType? {
-      let next = (deadline ?? scheduler.now).advanced(by: interval)
+      var next = (deadline ?? scheduler.now).advanced(by: interval)
+      if missedTicks == .drop, let deadline {
+        let now = scheduler.now
+        if next < now {
+          // Ticks were missed: resume with the first tick on the grid not before `now`.
+          let latest = deadline.latestStep(by: interval, notAfter: now)
+          next = latest == now ? now : latest.advanced(by: interval)
+        }
+      }
       do {
         try await CallSite.$current.withValue(callSite) { [scheduler, tolerance] in
           try await scheduler.sleep(until: next, tolerance: tolerance)
@@ -54,19 +69,49 @@ where Self: Sendable, SchedulerTimeType: Sendable, SchedulerTimeType.Stride: Sen
   ///
   /// ```swift
   /// for await tick in DispatchQueue.main.timer(interval: .seconds(1)) { print(tick) }
+  ///
+  /// // A clock display: after a slow frame, show the current second, not the missed ones.
+  /// for await _ in scheduler.timer(interval: .seconds(1), missedTicks: .drop) { redraw() }
   /// ```
+  ///
+  /// `missedTicks` decides what a consumer slower than `interval` gets next: `.burst` (the
+  /// default) delivers every missed tick at once, each with the instant it was due, so a
+  /// countdown counts every second; `.drop` skips them, as a Combine timer publisher does
+  /// without demand, and delivers the next tick on the grid.
   ///
   /// - Precondition: `interval` is greater than zero.
   public func timer(
     interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride? = nil,
+    missedTicks: MissedTickPolicy = .burst,
     fileID: StaticString = #fileID, line: UInt = #line
   ) -> SchedulerTimerSequence<Self> {
     precondition(
       interval > .zero,
       "timer(interval:) needs an interval greater than zero, got \(describeStride(interval))")
     return SchedulerTimerSequence(
-      scheduler: self, interval: interval, tolerance: tolerance,
+      scheduler: self, interval: interval, tolerance: tolerance, missedTicks: missedTicks,
       callSite: CallSite(fileID: fileID, line: line))
   }
 
+}
+
+/// What ``Scheduler/timer(interval:tolerance:missedTicks:fileID:line:)`` delivers after its
+/// consumer was slower than the interval.
+///
+/// With an interval of 1 s, and a consumer that spends 2.5 s on the first tick:
+///
+/// ```
+/// due:     1   2   3   4   5
+/// .burst:  1 ------(2 3)4  5     ticks 2 and 3 at 3.5 s, at once
+/// .drop:   1 -----------4  5     2 and 3 are dropped; 4 comes when due
+/// ```
+///
+/// ```swift
+/// for await _ in scheduler.timer(interval: .seconds(1), missedTicks: .drop) { redraw() }
+/// ```
+public enum MissedTickPolicy: Sendable, Hashable {
+  /// Every missed tick, at once, each with the instant it was due (the default).
+  case burst
+  /// Only the next tick on the grid: the one due now, if there is one, or the next one.
+  case drop
 }

@@ -136,6 +136,63 @@ struct TimerAndClockTests {
     }
   }
 
+  /// The consumer spends 2.5 s on the first tick, on the same scheduler.
+  @Test(
+    arguments: [
+      // Ticks due at 2 s and 3 s come at once at 3.5 s; 4 s and 5 s when due.
+      (MissedTickPolicy.burst, [(1, 1_000), (2, 3_500), (3, 3_500), (4, 4_000), (5, 5_000)]),
+      // Ticks due at 2 s and 3 s are dropped.
+      (.drop, [(1, 1_000), (4, 4_000), (5, 5_000)]),
+    ])
+  func aSlowConsumer(missedTicks: MissedTickPolicy, expected: [(due: Int, at: Int)]) async throws {
+    let scheduler = DispatchQueue.test
+    let start = scheduler.now
+    let milliseconds: @Sendable (DispatchQueue.SchedulerTimeType) -> Int = { instant in
+      Int(start.distance(to: instant).magnitude / 1_000_000)
+    }
+    let ticks = Recorder<[Int]>()
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let consumer = Task {
+        var first = true
+        for await tick in scheduler.timer(interval: .seconds(1), missedTicks: missedTicks) {
+          ticks.append([milliseconds(tick) / 1_000, milliseconds(scheduler.now)])
+          if first {
+            first = false
+            try? await scheduler.sleep(for: .milliseconds(2_500))
+          }
+        }
+      }
+      await scheduler.advance(by: .seconds(5))
+      consumer.cancel()
+      await scheduler.advance()
+      await consumer.value
+    }
+    #expect(ticks.values == expected.map { [$0.due, $0.at] })
+  }
+
+  @Test func aDroppingTimerDeliversATickDueExactlyWhenTheConsumerReturns() async throws {
+    let scheduler = DispatchQueue.test
+    let start = scheduler.now
+    let ticks = Recorder<DispatchQueue.SchedulerTimeType>()
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let consumer = Task {
+        var first = true
+        for await tick in scheduler.timer(interval: .seconds(1), missedTicks: .drop) {
+          ticks.append(tick)
+          if first {
+            first = false
+            try? await scheduler.sleep(for: .seconds(2))  // back at 3 s, as tick 3 is due
+          }
+        }
+      }
+      await scheduler.advance(by: .seconds(4))
+      consumer.cancel()
+      await scheduler.advance()
+      await consumer.value
+    }
+    #expect(ticks.values == [1, 3, 4].map { start.advanced(by: .seconds($0)) })
+  }
+
   @Test func taskSleepOnTheClockViewFollowsTheScheduler() async throws {
     let scheduler = DispatchQueue.test
     let woke = Counter()
