@@ -1,7 +1,3 @@
-import Dispatch
-import Schedulers
-import Synchronization
-
 /// Where a callback-based operator under a marble test sends its output.
 ///
 /// ```swift
@@ -9,14 +5,14 @@ import Synchronization
 /// output.finish()
 /// ```
 public final class MarbleOutput<Value: Sendable>: Sendable {
-  let recording: MarbleRecording<Value>
+  private let record: @Sendable (MarbleEvent<Value>) -> Void
 
-  init(recording: MarbleRecording<Value>) { self.recording = recording }
+  init(record: @escaping @Sendable (MarbleEvent<Value>) -> Void) { self.record = record }
 
   /// Records an element at the scheduler's current instant.
-  public func send(_ value: Value) { recording.record(.value(value)) }
+  public func send(_ value: Value) { record(.value(value)) }
   /// Records the finish (`|`).
-  public func finish() { recording.record(.finished) }
+  public func finish() { record(.finished) }
   /// Records a failure (`#`).
-  public func fail(_ error: any Error) { recording.record(.failed(error)) }
+  public func fail(_ error: any Error) { record(.failed(error)) }
 }

@@ -1,66 +1,142 @@
-import Dispatch
 import Schedulers
-import Synchronization
 
-/// The parsed timelines and the instants of one marble test.
-struct MarblePlan<Input: Sendable, Output: Sendable & Equatable>: Sendable {
-  typealias Stride = DispatchQueue.SchedulerTimeType.Stride
-  let input: String
+/// The parsed timelines and the instants of one marble test, on one test scheduler.
+struct MarblePlan<
+  Input: Sendable, Output: Sendable & Equatable, Time: Strideable & Sendable, Options
+>: Sendable
+where Time.Stride: SchedulerTimeIntervalConvertible & Sendable {
+  typealias Stride = Time.Stride
+  let inputs: [String]
   let expected: String
-  let frame: Stride
-  let inputTimeline: MarbleTimeline<Input>
+  let expectedSubscriptions: [String]?
+  let frames: MarbleFrames<Stride>
+  let inputTimelines: [MarbleTimeline<Input>]
   let expectedTimeline: MarbleTimeline<Output>
   let expectedValues: [Character: Output]
-  let scheduler = DispatchQueue.test
-  let start: DispatchQueue.SchedulerTimeType
-  let endOfStrings: DispatchQueue.SchedulerTimeType
-  let horizon: DispatchQueue.SchedulerTimeType
+  /// The frame the consumer is cancelled at, if the test says so.
+  let cancelFrame: Int?
+  let scheduler: TestScheduler<Time, Options>
+  let start: Time
+  let endOfStrings: Time
+  let horizon: Time
+  let instants: MarbleInstants<Stride>
+  /// One per input, playing its timeline.
+  let sources: [MarbleSource<Input>]
 
   init(
-    input: String, expected: String, frame: Stride, values: [Character: Input],
+    inputs: [String], subscriptions: [String]?, expected: String, cancelConsumer: String?,
+    frame: Stride, scheduler: TestScheduler<Time, Options>, values: [Character: Input],
     expectedValues: [Character: Output], maxFrames: Int
   ) throws(MarbleSyntaxError) {
     precondition(
       frame > .zero, "A marble test needs a frame longer than zero, got \(describeStride(frame))")
     precondition(maxFrames >= 0, "A marble test needs maxFrames of zero or more, got \(maxFrames)")
-    self.input = input
+    precondition(!inputs.isEmpty, "A marble test needs at least one input")
+    if let subscriptions {
+      precondition(
+        subscriptions.count == inputs.count,
+        "A marble test needs one subscription string per input: \(inputs.count) inputs, \(subscriptions.count) subscription strings"
+      )
+      for marbles in subscriptions { _ = try MarbleSubscriptions.parse(marbles) }
+    }
+    self.inputs = inputs
     self.expected = expected
-    self.frame = frame
+    self.expectedSubscriptions = subscriptions
+    self.frames = MarbleFrames(frame: frame)
     self.expectedValues = expectedValues
-    inputTimeline = try MarbleTimeline.parse(input, values: values)
+    var timelines: [MarbleTimeline<Input>] = []
+    for input in inputs { timelines.append(try MarbleTimeline.parse(input, values: values)) }
+    inputTimelines = timelines
     expectedTimeline = try MarbleTimeline.parse(expected, values: expectedValues)
-    start = scheduler.now
-    let lastColumn = max(input.count, expected.count, 1) - 1
-    endOfStrings = start.advanced(by: Stride.nanoseconds(lastColumn * frame.magnitude))
-    horizon = start.advanced(
-      by: Stride.nanoseconds(max(maxFrames, lastColumn) * frame.magnitude))
+    cancelFrame = try cancelConsumer.map { marbles throws(MarbleSyntaxError) in
+      try Self.cancelFrame(in: marbles)
+    }
+    self.scheduler = scheduler
+    let start = scheduler.now
+    self.start = start
+    let strings = inputs + [expected] + (subscriptions ?? []) + (cancelConsumer.map { [$0] } ?? [])
+    let lastColumn = max(strings.map(\.count).max() ?? 1, 1) - 1
+    let frames = self.frames
+    endOfStrings = start.advanced(by: frames.offset(ofFrame: lastColumn))
+    horizon = start.advanced(by: frames.offset(ofFrame: max(maxFrames, lastColumn)))
+    let instants = MarbleInstants<Stride> { [weak scheduler] in
+      start.distance(to: scheduler?.now ?? start)
+    }
+    self.instants = instants
+    sources = inputs.map { _ in MarbleSource<Input>(currentInstant: instants.current) }
   }
 
-  /// Schedules every input event at its frame, in order.
-  func playInput(into handler: @escaping @Sendable (MarbleEvent<Input>) -> Void) {
-    for (frame, event) in inputTimeline.events {
-      scheduler.schedule(
-        after: start.advanced(by: Stride.nanoseconds(frame * self.frame.magnitude))
-      ) { handler(event) }
+  /// The frame of the one `!` of a consumer-cancellation string.
+  private static func cancelFrame(in marbles: String) throws(MarbleSyntaxError) -> Int {
+    let events = try MarbleSubscriptions.parse(marbles)
+    guard events.count == 1, events[0].event == .ended else {
+      throw MarbleSyntaxError(
+        description:
+          "a consumer cancellation is one \"!\" at its frame, such as \"---!\", got \"\(marbles)\""
+      )
     }
+    return events[0].frame
+  }
+
+  /// The offset of the scheduler's current instant from the start.
+  var offsetNow: @Sendable () -> Stride {
+    { [start, scheduler] in start.distance(to: scheduler.now) }
+  }
+
+  /// The inputs the operator under test reads.
+  var marbleInputs: [MarbleInput<Input>] { sources.map { MarbleInput(source: $0) } }
+
+  /// Schedules every input event at its frame, in order: each input's events go to its
+  /// subscribers, and to `handler` if given (the callback form).
+  func playInputs(into handler: (@Sendable (MarbleEvent<Input>) -> Void)? = nil) {
+    for (timeline, source) in zip(inputTimelines, sources) {
+      for (frame, event) in timeline.events {
+        scheduler.schedule(after: start.advanced(by: frames.offset(ofFrame: frame))) {
+          source.emit(event)
+          handler?(event)
+        }
+      }
+    }
+  }
+
+  /// The instant the consumer is cancelled at, if the test says so.
+  var cancelInstant: Time? {
+    cancelFrame.map { start.advanced(by: frames.offset(ofFrame: $0)) }
+  }
+
+  /// Ends the inputs: the subscription logs stop, and every subscription still open finishes.
+  func closeInputs() {
+    for source in sources { source.close() }
   }
 
   func result(
     of events: [(offset: Stride, event: MarbleEvent<Output>)],
     fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
-  ) -> MarbleResult<Output> {
+  ) throws(MarbleSyntaxError) -> MarbleTestResult<Output, Stride> {
     let names = expectedValues
+    let subscriptionLogs = sources.map { source in
+      source.log.map { (offset: instants.offset(at: $0.instant), event: $0.event) }
+    }
     let comparison = MarbleComparison(
-      frame: frame, input: input, expected: expected, expectedTimeline: expectedTimeline,
-      actualEvents: events,
+      frames: frames, inputs: inputs, expected: expected, expectedTimeline: expectedTimeline,
+      actualEvents: events, expectedSubscriptions: expectedSubscriptions,
+      actualSubscriptions: subscriptionLogs,
       name: { value in names.first { $0.value == value }?.key ?? "?" })
-    let matched = comparison.matches
-    let report = matched ? nil : comparison.report(title: "The output differs from the marbles")
+    var matched = comparison.outputMatches
+    for index in inputs.indices where try !comparison.subscriptionsMatch(index) { matched = false }
+    let report =
+      matched
+      ? nil
+      : try comparison.report(
+        title: comparison.outputMatches
+          ? "The subscriptions differ from the marbles" : "The output differs from the marbles")
     if let report {
       TestFailureReporter.recordFailure(
         report, fileID: fileID, filePath: filePath, line: line, column: column)
     }
-    return MarbleResult(
-      events: events, actual: comparison.actualMarbles, matched: matched, report: report)
+    return MarbleTestResult(
+      events: events, actual: comparison.actualMarbles,
+      subscriptions: inputs.indices.map(comparison.actualSubscriptionMarbles), matched: matched,
+      report: report)
   }
 }
