@@ -65,4 +65,51 @@ struct OperatorBadInputTests {
     }
     expectStandardError(of: result, toContain: "A marble test needs a frame longer than zero")
   }
+
+  @Test func negativeThrottleWithEdgesAndTimeoutWithACustomError() async {
+    let throttle = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = AsyncStream<Int> { _ in }.throttle(
+        for: .seconds(-1), scheduler: DispatchQueue.test, edges: .leading)
+    }
+    expectStandardError(
+      of: throttle,
+      toContain: "throttle(for:scheduler:edges:latest:) needs an interval of zero or more, got -1 s"
+    )
+    let throttler = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      _ = Throttler(for: .seconds(-1), scheduler: DispatchQueue.test, edges: .trailing)
+    }
+    expectStandardError(
+      of: throttler,
+      toContain: "Throttler(for:scheduler:edges:latest:) needs an interval of zero or more")
+    let timeout = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = AsyncStream<Int> { _ in }.timeout(
+        .seconds(-3), scheduler: DispatchQueue.test, customError: { CancellationError() })
+    }
+    expectStandardError(
+      of: timeout,
+      toContain: "timeout(_:scheduler:customError:) needs an interval of zero or more, got -3 s")
+  }
+
+  @Test func collectWithoutAWindowOrACount() async {
+    let zero = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = AsyncStream<Int> { _ in }.collect(.byTime(DispatchQueue.test, .zero))
+    }
+    expectStandardError(
+      of: zero, toContain: "collect(_:) needs an interval greater than zero, got 0 s")
+    let count = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = AsyncStream<Int> { _ in }.collect(.byTimeOrCount(DispatchQueue.test, .seconds(1), 0))
+    }
+    expectStandardError(
+      of: count, toContain: "collect(.byTimeOrCount(_:_:_:)) needs a count of 1 or more, got 0")
+  }
+
+  @Test func aTimerThatDropsTicksNeedsAnInterval() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = DispatchQueue.test.timer(interval: .zero, missedTicks: .drop)
+    }
+    expectStandardError(
+      of: result, toContain: "timer(interval:) needs an interval greater than zero, got 0 s")
+  }
 }

@@ -54,6 +54,30 @@ struct RetryTests {
     }
   }
 
+  /// The attempt diagrams of the DocC article (one frame = 1 s; `x` fails, `o` succeeds).
+  @Test(
+    arguments: [
+      (Backoff.constant(.seconds(2)), "x-x-x-o"),
+      (.linear(initial: .seconds(1), increment: .seconds(1)), "xx-x--o"),
+      (.exponential(initial: .seconds(1), maximum: .seconds(4)), "xx-x---x---o"),
+    ])
+  func attemptDiagrams(backoff: Backoff, diagram: String) async throws {
+    let scheduler = DispatchQueue.test
+    let attempts = Recorder<Int>()
+    let expected = diagram.enumerated().filter { $0.element != "-" }.map { $0.offset * 1_000 }
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let request = Task {
+        try await withRetry(maxAttempts: 10, backoff: backoff, scheduler: scheduler) {
+          attempts.append(Self.elapsed(scheduler))
+          if attempts.count < expected.count { throw FlakyError(attempt: attempts.count) }
+        }
+      }
+      await scheduler.advance(by: .seconds(60))
+      try await request.value
+    }
+    #expect(attempts.values == expected)
+  }
+
   @Test func whenTheAttemptsRunOutTheLastErrorIsThrown() async throws {
     let scheduler = DispatchQueue.test
     try await withDeterministicExecution(scheduler: scheduler) {

@@ -15,7 +15,10 @@ final class Token: Sendable {
 /// terminated, and no timer is left on the scheduler.
 @Suite("Operators release everything")
 struct OperatorLeakTests {
-  static let operators = ["debounce", "throttle", "delay", "timeout"]
+  static let operators = [
+    "debounce", "throttle", "throttle-leading", "throttle-trailing", "delay", "timeout",
+    "timeout-custom-error", "collect", "measureInterval",
+  ]
 
   /// Iterates the named operator over `upstream` directly (no wrapper, so that leaving the
   /// loop releases the operator's own iterator), optionally leaving after the first element.
@@ -32,8 +35,30 @@ struct OperatorLeakTests {
       for await _ in upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true) {
         if leaveAtFirst { break }
       }
+    case "throttle-leading":
+      for await _ in upstream.throttle(for: .seconds(1), scheduler: scheduler, edges: .leading) {
+        if leaveAtFirst { break }
+      }
+    case "throttle-trailing":
+      for await _ in upstream.throttle(for: .seconds(1), scheduler: scheduler, edges: .trailing) {
+        if leaveAtFirst { break }
+      }
     case "delay":
       for await _ in upstream.delay(for: .seconds(1), scheduler: scheduler) {
+        if leaveAtFirst { break }
+      }
+    case "timeout-custom-error":
+      for try await _ in upstream.timeout(
+        .seconds(10), scheduler: scheduler, customError: { CancellationError() })
+      {
+        if leaveAtFirst { break }
+      }
+    case "collect":
+      for await _ in upstream.collect(.byTimeOrCount(scheduler, .seconds(1), 1)) {
+        if leaveAtFirst { break }
+      }
+    case "measureInterval":
+      for await _ in upstream.measureInterval(using: scheduler) {
         if leaveAtFirst { break }
       }
     default:
