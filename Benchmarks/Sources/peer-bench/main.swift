@@ -15,10 +15,13 @@ struct Options {
   var repetitions = 5
   var only: [String]?
   var memory = true
+  /// Where to write the chart, if anywhere.
+  var svg: String?
 }
 
 let usage = """
   USAGE: peer-bench [--json] [--sizes N,N,...] [--repetitions N] [--only NAME,...] [--no-memory]
+                    [--svg PATH]
 
   Runs each workload with swift-schedulers and with the peers (combine-schedulers 1.2.2,
   swift-clocks 1.1.1, OpenCombine 0.14.0) in the same process, and prints one table: each
@@ -33,6 +36,8 @@ let usage = """
     --repetitions N    Timed repetitions (default: 5).
     --only NAME,...    Only these comparisons (\(comparisons.map(\.name).joined(separator: ", "))).
     --no-memory        Skip the memory measurement.
+    --svg PATH         Also write a chart: ns per action against n, log-log, one panel per
+                       comparison (docs/performance-chart.svg is made with this).
     -h, --help         Show this help.
   """
 
@@ -57,6 +62,9 @@ func parse(_ arguments: [String]) -> Options {
     case "--sizes": options.sizes = integers(remaining.popFirst())
     case "--repetitions": options.repetitions = integers(remaining.popFirst())[0]
     case "--no-memory": options.memory = false
+    case "--svg":
+      guard let path = remaining.popFirst() else { fail("--svg needs a path") }
+      options.svg = path
     case "--only":
       let names = (remaining.popFirst() ?? "").split(separator: ",").map(String.init)
       let unknown = names.filter { name in !comparisons.contains { $0.name == name } }
@@ -176,6 +184,14 @@ for comparison in selected {
   }
 }
 progress("")
+
+if let path = options.svg {
+  let caption =
+    "Median of \(options.repetitions) timed repetitions; written by `swift run -c release "
+    + "--package-path Benchmarks peer-bench --svg \(path)` (sizes \(options.sizes.map(grouped).joined(separator: ", ")))."
+  let chart = svgChart(chartPanels(rows: rows, comparisons: selected), caption: caption)
+  try chart.write(toFile: path, atomically: true, encoding: .utf8)
+}
 
 /// The random workload's growth from 10k to 1M, against the O(log n) bound (log 1M / log 10k).
 let growth: Double? = {
