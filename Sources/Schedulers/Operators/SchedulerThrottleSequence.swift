@@ -169,8 +169,6 @@ where Time.Stride: Sendable {
 
   var holdsElement: Bool { waiting != nil }
 
-  private var windowIsOpen: Bool { edges == .both ? false : timerRuns }
-
   mutating func received(_ input: Input, at now: Time) -> Effects {
     if edges == .both {
       if timerRuns {
@@ -218,9 +216,9 @@ where Time.Stride: Sendable {
   /// A flushed element goes out now, and the next window starts now.
   mutating func flushed(at now: Time) -> Effects {
     guard let element = waiting.take() else {
-      // Nothing held: the window (if any) goes on; its timer was stopped, so set it again.
-      guard windowIsOpen, let windowEnd else { return Effects(timer: .cancel) }
-      return Effects(timer: .set(windowEnd))
+      // The driver flushes only a held element; without one, its stopped timer ends the window.
+      timerRuns = false
+      return Effects()
     }
     let end = now.advanced(by: interval)
     windowEnd = end
