@@ -207,7 +207,7 @@ where
   private static func apply(_ effects: Effects, to state: inout State, work: inout Work) {
     (work.cancelTimer, work.startTimer) = state.timer.apply(effects.timer)
     state.outputs.append(contentsOf: effects.outputs)
-    if effects.outputs.contains(where: \.isTerminal) {
+    if effects.outputs.contains(where: { $0.isTerminal }) {
       if case .running(let upstream) = state.phase { work.cancelUpstream = upstream }
       state.phase = .ended
       if state.timer.isSet {
