@@ -244,6 +244,7 @@ extension Workload {
   public static let all: [Workload] = [
     testSchedulerRandom, anyTestSchedulerRandom, testSchedulerCancelHalf, testSchedulerChain,
     testSchedulerSameInstant, immediate, testSchedulerSleepers, deterministicSleepers, debounce,
+    actorPingPong, deterministicActorPingPong, mainActorPingPong, deterministicMainActorPingPong,
     dispatchSerial, dispatchRaw, referenceHeap,
   ]
 }

@@ -90,75 +90,89 @@ final class Outcome: @unchecked Sendable {
 }
 
 let options = parse(Array(CommandLine.arguments.dropFirst()))
-let workloads = Workload.all.filter { options.workloads?.contains($0.name) ?? true }
-var results: [BenchmarkResult] = []
-let runs = workloads.flatMap { workload in
-  options.sizes.filter { $0 <= workload.largestSize }.map { (workload, $0) }
-}
-let total = runs.count
-for (index, (workload, size)) in runs.enumerated() {
-  FileHandle.standardError.write(
-    Data("[\(index + 1)/\(total)] \(workload.name) n=\(grouped(size))\u{1B}[K\r".utf8))
-  do {
-    if workload.runSynchronously != nil {
-      results.append(
-        try measureSynchronously(workload, size: size, repetitions: options.repetitions))
-    } else {
-      results.append(try measureOnATask(workload, size: size, repetitions: options.repetitions))
+
+/// Measures and prints every selected workload. Runs off the main thread, which serves the
+/// main queue meanwhile (`dispatchMain`), as an app's would: main-actor jobs run there.
+func measureAndPrint() throws {
+  let workloads = Workload.all.filter { options.workloads?.contains($0.name) ?? true }
+  var results: [BenchmarkResult] = []
+  let runs = workloads.flatMap { workload in
+    options.sizes.filter { $0 <= workload.largestSize }.map { (workload, $0) }
+  }
+  let total = runs.count
+  for (index, (workload, size)) in runs.enumerated() {
+    FileHandle.standardError.write(
+      Data("[\(index + 1)/\(total)] \(workload.name) n=\(grouped(size))\u{1B}[K\r".utf8))
+    do {
+      if workload.runSynchronously != nil {
+        results.append(
+          try measureSynchronously(workload, size: size, repetitions: options.repetitions))
+      } else {
+        results.append(try measureOnATask(workload, size: size, repetitions: options.repetitions))
+      }
+    } catch {
+      FileHandle.standardError.write(Data("\nschedule-bench: \(error)\n".utf8))
+      exit(1)
     }
-  } catch {
-    FileHandle.standardError.write(Data("\nschedule-bench: \(error)\n".utf8))
+  }
+  FileHandle.standardError.write(Data("\u{1B}[K".utf8))
+
+  let measured = results
+  func reference(for size: Int) -> BenchmarkResult? {
+    measured.first { $0.workload == Workload.referenceHeap.name && $0.size == size }
+  }
+
+  if options.json {
+    let rows = results.map { result -> [String: Any] in
+      var row: [String: Any] = [
+        "workload": result.workload, "n": result.size,
+        "median_ns_per_action": result.median, "min_ns_per_action": result.minimum,
+        "median_actions_per_second": result.actionsPerSecond,
+        "repetitions": result.nanosecondsPerAction,
+      ]
+      if let reference = reference(for: result.size) {
+        row["vs_reference_heap"] = result.median / reference.median
+      }
+      return row
+    }
+    let data = try JSONSerialization.data(
+      withJSONObject: ["repetitions": options.repetitions, "results": rows],
+      options: [.prettyPrinted, .sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+  } else {
+    let header = [
+      "workload", "n", "actions/s", "ns/action (median)", "ns/action (min)", "vs reference heap",
+    ]
+    let rows = results.map { result -> [String] in
+      [
+        result.workload, grouped(result.size), grouped(Int(result.actionsPerSecond)),
+        format(result.median), format(result.minimum),
+        reference(for: result.size).map { format(result.median / $0.median, decimals: 2) + "x" }
+          ?? "-",
+      ]
+    }
+    let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max()! }
+    func line(_ cells: [String]) -> String {
+      cells.enumerated().map { column, cell in
+        column == 0
+          ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+          : String(repeating: " ", count: widths[column] - cell.count) + cell
+      }.joined(separator: "  ")
+    }
+    print(line(header))
+    print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
+    for row in rows { print(line(row)) }
+    print(
+      "\n\(options.repetitions) timed repetitions after one warm-up; every repetition ran all n actions."
+    )
+  }
+}
+
+Thread.detachNewThread {
+  do { try measureAndPrint() } catch {
+    FileHandle.standardError.write(Data("schedule-bench: \(error)\n".utf8))
     exit(1)
   }
+  exit(0)
 }
-FileHandle.standardError.write(Data("\u{1B}[K".utf8))
-
-let measured = results
-func reference(for size: Int) -> BenchmarkResult? {
-  measured.first { $0.workload == Workload.referenceHeap.name && $0.size == size }
-}
-
-if options.json {
-  let rows = results.map { result -> [String: Any] in
-    var row: [String: Any] = [
-      "workload": result.workload, "n": result.size,
-      "median_ns_per_action": result.median, "min_ns_per_action": result.minimum,
-      "median_actions_per_second": result.actionsPerSecond,
-      "repetitions": result.nanosecondsPerAction,
-    ]
-    if let reference = reference(for: result.size) {
-      row["vs_reference_heap"] = result.median / reference.median
-    }
-    return row
-  }
-  let data = try JSONSerialization.data(
-    withJSONObject: ["repetitions": options.repetitions, "results": rows],
-    options: [.prettyPrinted, .sortedKeys])
-  print(String(decoding: data, as: UTF8.self))
-} else {
-  let header = [
-    "workload", "n", "actions/s", "ns/action (median)", "ns/action (min)", "vs reference heap",
-  ]
-  let rows = results.map { result -> [String] in
-    [
-      result.workload, grouped(result.size), grouped(Int(result.actionsPerSecond)),
-      format(result.median), format(result.minimum),
-      reference(for: result.size).map { format(result.median / $0.median, decimals: 2) + "x" }
-        ?? "-",
-    ]
-  }
-  let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max()! }
-  func line(_ cells: [String]) -> String {
-    cells.enumerated().map { column, cell in
-      column == 0
-        ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-        : String(repeating: " ", count: widths[column] - cell.count) + cell
-    }.joined(separator: "  ")
-  }
-  print(line(header))
-  print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
-  for row in rows { print(line(row)) }
-  print(
-    "\n\(options.repetitions) timed repetitions after one warm-up; every repetition ran all n actions."
-  )
-}
+dispatchMain()
