@@ -25,7 +25,7 @@ extension Workload {
 
   /// Main-actor code awaits an actor `size` times: each round trip leaves the main actor for
   /// the global executor and comes back (two jobs, on two threads), outside any run.
-  public static let mainActorPingPong = Workload(
+  public static let mainActorPingPong = Workload.onMainQueue(
     name: "main-ping-pong",
     summary: "@MainActor code awaits an actor n times (main <-> global, 2 jobs each), no run",
     largestSize: 1_000_000
@@ -35,12 +35,25 @@ extension Workload {
 
   /// The same inside `withDeterministicExecution`: main-actor jobs run on the main queue, the
   /// others on the run's driver.
-  public static let deterministicMainActorPingPong = Workload(
+  public static let deterministicMainActorPingPong = Workload.onMainQueue(
     name: "deterministic-main-ping-pong",
     summary: "The same main <-> global hops inside withDeterministicExecution",
     largestSize: 1_000_000
   ) { (size: Int) async -> Int in
     (try? await withDeterministicExecution { await mainActorRounds(size) }) ?? 0
+  }
+}
+
+extension Workload {
+  /// An asynchronous workload that runs main-actor code.
+  fileprivate static func onMainQueue(
+    name: String, summary: String, largestSize: Int,
+    runAsync: @escaping @Sendable (_ size: Int) async -> Int
+  ) -> Workload {
+    var workload = Workload(
+      name: name, summary: summary, largestSize: largestSize, runAsync: runAsync)
+    workload.needsMainQueue = true
+    return workload
   }
 }
 

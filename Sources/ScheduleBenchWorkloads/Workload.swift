@@ -18,6 +18,9 @@ public struct Workload: Sendable {
   public let expectedCount: @Sendable (_ size: Int) -> Int
   /// The largest size worth running (one task per action makes a million of them too heavy).
   public let largestSize: Int
+  /// Whether it runs main-actor code: the program must then serve the main queue while it
+  /// measures (as an app's main thread does).
+  public var needsMainQueue = false
 
   /// Creates a synchronous workload.
   public init(

@@ -90,11 +90,10 @@ final class Outcome: @unchecked Sendable {
 }
 
 let options = parse(Array(CommandLine.arguments.dropFirst()))
+let workloads = Workload.all.filter { options.workloads?.contains($0.name) ?? true }
 
-/// Measures and prints every selected workload. Runs off the main thread, which serves the
-/// main queue meanwhile (`dispatchMain`), as an app's would: main-actor jobs run there.
+/// Measures and prints every selected workload.
 func measureAndPrint() throws {
-  let workloads = Workload.all.filter { options.workloads?.contains($0.name) ?? true }
   var results: [BenchmarkResult] = []
   let runs = workloads.flatMap { workload in
     options.sizes.filter { $0 <= workload.largestSize }.map { (workload, $0) }
@@ -168,11 +167,17 @@ func measureAndPrint() throws {
   }
 }
 
-Thread.detachNewThread {
-  do { try measureAndPrint() } catch {
-    FileHandle.standardError.write(Data("schedule-bench: \(error)\n".utf8))
-    exit(1)
+if workloads.contains(where: \.needsMainQueue) {
+  // Measured off the main thread, which serves the main queue meanwhile, as an app's does:
+  // main-actor jobs run there. (Only then: valgrind cannot follow `dispatchMain`.)
+  Thread.detachNewThread {
+    do { try measureAndPrint() } catch {
+      FileHandle.standardError.write(Data("schedule-bench: \(error)\n".utf8))
+      exit(1)
+    }
+    exit(0)
   }
-  exit(0)
+  dispatchMain()
+} else {
+  try measureAndPrint()
 }
-dispatchMain()
