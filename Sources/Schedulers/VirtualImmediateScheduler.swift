@@ -33,12 +33,14 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   public var minimumTolerance: SchedulerTimeType.Stride { .zero }
 
   /// Runs the action at once.
+  @inlinable
   public func schedule(options _: SchedulerOptions?, _ action: @escaping SchedulerAction) {
     let action = sendableAction(action)
     ThreadTrampoline.run(action)
   }
 
   /// Runs the action at once, whatever `date` is.
+  @inlinable
   public func schedule(
     after _: SchedulerTimeType, tolerance _: SchedulerTimeType.Stride,
     options _: SchedulerOptions?, _ action: @escaping SchedulerAction
