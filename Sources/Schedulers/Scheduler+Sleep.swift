@@ -1,9 +1,15 @@
+import Dispatch
+
 extension Scheduler {
   /// Suspends the calling task until `deadline`, on this scheduler's clock.
   ///
   /// ```swift
   /// try await scheduler.sleep(until: scheduler.now.advanced(by: .seconds(1)), tolerance: nil)
   /// ```
+  @_specialize(
+    exported:true,where
+      Self == TestScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>
+  )
   public func sleep(until deadline: SchedulerTimeType, tolerance: SchedulerTimeType.Stride?)
     async throws
   {
@@ -26,6 +32,10 @@ extension Scheduler {
   /// ```swift
   /// try await scheduler.sleep(for: .seconds(1), tolerance: nil)
   /// ```
+  @_specialize(
+    exported:true,where
+      Self == TestScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>
+  )
   public func sleep(for duration: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride?)
     async throws
   {
@@ -51,6 +61,10 @@ extension Scheduler {
   ///   for _ in 1...3 { try await scheduler.sleep(for: .seconds(1)) }
   /// }
   /// ```
+  @_specialize(
+    exported:true,where
+      Self == TestScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>
+  )
   public func sleep(
     for duration: SchedulerTimeType.Stride,
     fileID: StaticString = #fileID, line: UInt = #line
@@ -65,6 +79,10 @@ extension Scheduler {
   /// ```swift
   /// try await scheduler.sleep(until: deadline)
   /// ```
+  @_specialize(
+    exported:true,where
+      Self == TestScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>
+  )
   public func sleep(
     until deadline: SchedulerTimeType,
     fileID: StaticString = #fileID, line: UInt = #line

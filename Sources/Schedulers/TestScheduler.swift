@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A scheduler whose clock moves only when the test moves it.
@@ -208,6 +209,15 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   ///
   /// - Complexity: O(log n) to schedule and to cancel.
   @inlinable
+  // The hot entry points carry `@_specialize(exported: true)` for DispatchQueue's time types,
+  // what `DispatchQueue.test` makes: a caller in another module (every test) then runs code
+  // specialised for them, instead of generic code that looks up type metadata at each step
+  // (more than half of an async debounce's instructions under callgrind; docs/performance.md).
+  @_specialize(
+    exported:true,where
+      SchedulerTimeType == DispatchQueue.SchedulerTimeType,
+      SchedulerOptions == DispatchQueue.SchedulerOptions
+  )
   public func scheduleCancellable(
     after date: SchedulerTimeType, tolerance _: Stride, options _: SchedulerOptions?,
     _ action: @escaping @Sendable () -> Void
@@ -219,6 +229,11 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
 
   /// Schedules a wake-up at `date` that pending work describes by `label` (a plain
   /// `Task.sleep` in a deterministic run, whose call site nobody knows).
+  @_specialize(
+    exported:true,where
+      SchedulerTimeType == DispatchQueue.SchedulerTimeType,
+      SchedulerOptions == DispatchQueue.SchedulerOptions
+  )
   package func scheduleCancellable(
     after date: SchedulerTimeType, label: String, _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {

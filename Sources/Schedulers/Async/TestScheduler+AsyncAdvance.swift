@@ -1,3 +1,5 @@
+import Dispatch
+
 extension TestScheduler {
   /// Advances the clock by `stride`, and returns when everything that became runnable has run.
   ///
@@ -23,6 +25,11 @@ extension TestScheduler {
   /// itself at one instant.
   ///
   /// - Precondition: `stride` is not negative, and no other advance is running.
+  @_specialize(
+    exported:true,where
+      SchedulerTimeType == DispatchQueue.SchedulerTimeType,
+      SchedulerOptions == DispatchQueue.SchedulerOptions
+  )
   public func advance(
     by stride: Stride = .zero,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -41,6 +48,11 @@ extension TestScheduler {
   /// ```swift
   /// await scheduler.advance(to: scheduler.now.advanced(by: .seconds(5)))
   /// ```
+  @_specialize(
+    exported:true,where
+      SchedulerTimeType == DispatchQueue.SchedulerTimeType,
+      SchedulerOptions == DispatchQueue.SchedulerOptions
+  )
   public func advance(
     to instant: SchedulerTimeType,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -78,6 +90,11 @@ extension TestScheduler {
   /// `maxActions` is the most actions this call runs before it stops and records a
   /// failure (when actions are still pending).
   @discardableResult
+  @_specialize(
+    exported:true,where
+      SchedulerTimeType == DispatchQueue.SchedulerTimeType,
+      SchedulerOptions == DispatchQueue.SchedulerOptions
+  )
   public func run(
     maxActions: Int = 100_000,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
