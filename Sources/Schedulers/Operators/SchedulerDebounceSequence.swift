@@ -47,10 +47,20 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
 
-  let base: Base
-  let interval: S.SchedulerTimeType.Stride
-  let scheduler: S
+  @usableFromInline let base: Base
+  @usableFromInline let interval: S.SchedulerTimeType.Stride
+  @usableFromInline let scheduler: S
 
+  init(base: Base, interval: S.SchedulerTimeType.Stride, scheduler: S) {
+    self.base = base
+    self.interval = interval
+    self.scheduler = scheduler
+  }
+
+  // Inlinable, down to the operator's storage, so that the caller's module specialises the
+  // whole iteration for its element and scheduler types: unspecialised, each event spent most
+  // of its time looking up generic type metadata (docs/performance.md).
+  @inlinable
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(
       iteration: TimedOperatorIteration(
@@ -59,13 +69,19 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
 
   /// The iterator of a debounced sequence. Use it from one task at a time.
   public struct AsyncIterator: AsyncIteratorProtocol {
+    @usableFromInline
     typealias Machine = DebounceMachine<Base.Element, Base.Failure, S.SchedulerTimeType>
-    let iteration: TimedOperatorIteration<Base, S, Machine>
+    @usableFromInline let iteration: TimedOperatorIteration<Base, S, Machine>
 
+    @inlinable
+    init(iteration: TimedOperatorIteration<Base, S, Machine>) { self.iteration = iteration }
+
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await iteration.next()
     }
 
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
       -> Element?
     {
@@ -75,35 +91,40 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
 }
 
 /// Debounce: keep the latest element; emit it when its timer fires.
+@usableFromInline
 struct DebounceMachine<Input: Sendable, UpstreamFailure: Error, Time: Strideable & Sendable>:
   CallbackOperatorMachine
 where Time.Stride: Sendable {
-  typealias Element = Input
-  typealias Failure = UpstreamFailure
-  typealias Effects = TimedOperatorEffects<Input, UpstreamFailure, Time>
+  @usableFromInline typealias Element = Input
+  @usableFromInline typealias Failure = UpstreamFailure
+  @usableFromInline typealias Effects = TimedOperatorEffects<Input, UpstreamFailure, Time>
 
-  let interval: Time.Stride
-  var waiting: Input?
+  @usableFromInline let interval: Time.Stride
+  @usableFromInline var waiting: Input?
 
-  init(interval: Time.Stride) { self.interval = interval }
+  @inlinable init(interval: Time.Stride) { self.interval = interval }
 
-  var holdsElement: Bool { waiting != nil }
+  @inlinable var holdsElement: Bool { waiting != nil }
 
+  @inlinable
   mutating func received(_ input: Input, at now: Time) -> Effects {
     waiting = input
     return Effects(timer: .set(now.advanced(by: interval)))
   }
 
+  @inlinable
   mutating func upstreamFinished(at now: Time) -> Effects {
     let last = waiting.take()
     return Effects(outputs: (last.map { [.element($0)] } ?? []) + [.finished], timer: .cancel)
   }
 
+  @inlinable
   mutating func upstreamFailed(_ error: UpstreamFailure, at now: Time) -> Effects {
     waiting = nil
     return Effects(outputs: [.failed(error)], timer: .cancel)
   }
 
+  @inlinable
   mutating func timerFired(at now: Time) -> Effects {
     Effects(outputs: waiting.take().map { [.element($0)] } ?? [])
   }

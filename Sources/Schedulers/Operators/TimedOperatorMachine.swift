@@ -7,19 +7,21 @@
 // split keeps each operator's semantics readable in a few lines, and testable as a table.
 
 /// What a time-based operator delivers downstream.
+@usableFromInline
 enum TimedOperatorOutput<Element: Sendable, Failure: Error>: Sendable {
   case element(Element)
   case finished
   case failed(Failure)
 
   /// Whether the output ends the sequence.
-  var isTerminal: Bool {
+  @inlinable var isTerminal: Bool {
     if case .element = self { return false }
     return true
   }
 }
 
 /// How an operator wants its single timer changed.
+@usableFromInline
 enum TimerChange<Time: Sendable>: Sendable {
   /// Leave the timer as it is (running or not).
   case keep
@@ -30,9 +32,16 @@ enum TimerChange<Time: Sendable>: Sendable {
 }
 
 /// The answer of an operator's state machine to one event.
+@usableFromInline
 struct TimedOperatorEffects<Element: Sendable, Failure: Error, Time: Sendable>: Sendable {
-  var outputs: [TimedOperatorOutput<Element, Failure>] = []
-  var timer: TimerChange<Time> = .keep
+  @usableFromInline var outputs: [TimedOperatorOutput<Element, Failure>]
+  @usableFromInline var timer: TimerChange<Time>
+
+  @inlinable
+  init(outputs: [TimedOperatorOutput<Element, Failure>] = [], timer: TimerChange<Time> = .keep) {
+    self.outputs = outputs
+    self.timer = timer
+  }
 }
 
 /// The semantics of a time-based operator, free of concurrency.
@@ -41,6 +50,7 @@ struct TimedOperatorEffects<Element: Sendable, Failure: Error, Time: Sendable>: 
 /// the machine has output a finish or a failure. `timerFired` comes only for the timer last
 /// set, and means its instant has come: machines trust it rather than comparing with `now`,
 /// because an immediate scheduler runs timers without moving its clock.
+@usableFromInline
 protocol TimedOperatorMachine: Sendable {
   associatedtype Input: Sendable
   associatedtype UpstreamFailure: Error
@@ -63,10 +73,12 @@ protocol TimedOperatorMachine: Sendable {
 
 extension TimedOperatorMachine {
   /// By default, as if the timer had fired now.
+  @inlinable
   mutating func flushed(at now: Time) -> TimedOperatorEffects<Element, Failure, Time> {
     timerFired(at: now)
   }
 
+  @inlinable
   mutating func started(at now: Time) -> TimedOperatorEffects<Element, Failure, Time> {
     TimedOperatorEffects()
   }
@@ -74,6 +86,7 @@ extension TimedOperatorMachine {
 
 /// A machine that can also drive a callback operator (``Debouncer``, ``Throttler``), which
 /// asks whether an element is held: its timer may run without one (a throttle window).
+@usableFromInline
 protocol CallbackOperatorMachine: TimedOperatorMachine {
   /// Whether an element waits for the timer.
   var holdsElement: Bool { get }

@@ -14,6 +14,7 @@ import Synchronization
 /// - When the sequence ends (a terminal output, the consumer's cancellation, or the iterator's
 ///   release) the upstream task is cancelled, the timer cancelled, and the consumer resumed:
 ///   nothing outlives the iteration.
+@usableFromInline
 final class TimedOperatorStorage<Base: AsyncSequence & Sendable, S: Scheduler & Sendable, Machine>:
   Sendable
 where
@@ -21,40 +22,48 @@ where
   Machine.UpstreamFailure == Base.Failure, Machine.Time == S.SchedulerTimeType,
   S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable
 {
-  typealias Element = Machine.Element
-  typealias Failure = Machine.Failure
-  typealias Output = TimedOperatorOutput<Element, Failure>
-  typealias Effects = TimedOperatorEffects<Element, Failure, S.SchedulerTimeType>
-  typealias Downstream = CheckedContinuation<Result<Element?, Failure>, Never>
+  @usableFromInline typealias Element = Machine.Element
+  @usableFromInline typealias Failure = Machine.Failure
+  @usableFromInline typealias Output = TimedOperatorOutput<Element, Failure>
+  @usableFromInline typealias Effects = TimedOperatorEffects<Element, Failure, S.SchedulerTimeType>
+  @usableFromInline typealias Downstream = CheckedContinuation<Result<Element?, Failure>, Never>
 
-  private enum Phase {
+  @usableFromInline
+  enum Phase {
     case idle
     case running(upstream: Task<Void, Never>?)
     /// Nothing more will be produced; buffered outputs may remain.
     case ended
   }
 
-  private struct State {
-    var machine: Machine
-    var phase = Phase.idle
-    var outputs: [Output] = []
-    var outputsHead = 0
-    var downstream: Downstream?
-    var timer = OperatorTimer<S.SchedulerTimeType>()
+  @usableFromInline
+  struct State {
+    @usableFromInline var machine: Machine
+    @usableFromInline var phase = Phase.idle
+    @usableFromInline var outputs: [Output] = []
+    @usableFromInline var outputsHead = 0
+    @usableFromInline var downstream: Downstream?
+    @usableFromInline var timer = OperatorTimer<S.SchedulerTimeType>()
+
+    @inlinable init(machine: Machine) { self.machine = machine }
   }
 
   /// What to do once the lock is released.
-  private struct Work {
-    var resume: (Downstream, Result<Element?, Failure>)?
-    var cancelTimer: (any Cancellable)?
-    var startTimer: OperatorTimer<S.SchedulerTimeType>.Start?
-    var cancelUpstream: Task<Void, Never>?
+  @usableFromInline
+  struct Work {
+    @usableFromInline var resume: (Downstream, Result<Element?, Failure>)?
+    @usableFromInline var cancelTimer: (any Cancellable)?
+    @usableFromInline var startTimer: OperatorTimer<S.SchedulerTimeType>.Start?
+    @usableFromInline var cancelUpstream: Task<Void, Never>?
+
+    @inlinable init() {}
   }
 
-  private let base: Base
-  private let scheduler: S
-  private let state: Mutex<State>
+  @usableFromInline let base: Base
+  @usableFromInline let scheduler: S
+  @usableFromInline let state: Mutex<State>
 
+  @inlinable
   init(base: Base, scheduler: S, machine: Machine) {
     self.base = base
     self.scheduler = scheduler
@@ -64,6 +73,7 @@ where
   // MARK: The consumer
 
   /// The next output: an element, `nil` at the end, or the failure.
+  @inlinable
   func next() async -> Result<Element?, Failure> {
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: Downstream) in
@@ -111,6 +121,7 @@ where
   }
 
   /// Ends the sequence now: the consumer was cancelled or released its iterator.
+  @inlinable
   func cancel() {
     let work = state.withLock { state -> Work in
       var work = Work()
@@ -130,7 +141,8 @@ where
 
   // MARK: The upstream
 
-  private func launchUpstream() {
+  @inlinable
+  func launchUpstream() {
     let task = Task { [base, self] in
       var iterator = base.makeAsyncIterator()
       while true {
@@ -154,7 +166,8 @@ where
     if cancelNow { task.cancel() }
   }
 
-  private static func pull(_ iterator: inout Base.AsyncIterator) async -> Result<
+  @inlinable
+  static func pull(_ iterator: inout Base.AsyncIterator) async -> Result<
     Base.Element?, Base.Failure
   > {
     do {
@@ -166,7 +179,8 @@ where
 
   // MARK: The timer
 
-  private func timerFired(id: UInt64) {
+  @inlinable
+  func timerFired(id: UInt64) {
     _ = handleEvent { state, now in
       guard state.timer.fire(id) else { return nil }
       return state.machine.timerFired(at: now)
@@ -177,12 +191,14 @@ where
 
   /// Feeds one event to the machine, unless the sequence has ended. Returns whether the
   /// sequence goes on.
-  private func handle(_ event: (inout Machine, S.SchedulerTimeType) -> Effects) -> Bool {
+  @inlinable
+  func handle(_ event: (inout Machine, S.SchedulerTimeType) -> Effects) -> Bool {
     handleEvent { state, now in event(&state.machine, now) }
   }
 
   /// Feeds one event, which may look at the whole state first and decline (return `nil`).
-  private func handleEvent(
+  @inlinable
+  func handleEvent(
     _ event: (inout State, S.SchedulerTimeType) -> Effects?
   ) -> Bool {
     let now = scheduler.now
@@ -204,7 +220,8 @@ where
 
   /// Records a machine's effects: buffers its outputs, hands one to a waiting consumer, notes
   /// the timer change, and ends the sequence on a terminal output.
-  private static func apply(_ effects: Effects, to state: inout State, work: inout Work) {
+  @inlinable
+  static func apply(_ effects: Effects, to state: inout State, work: inout Work) {
     (work.cancelTimer, work.startTimer) = state.timer.apply(effects.timer)
     state.outputs.append(contentsOf: effects.outputs)
     if effects.outputs.contains(where: { $0.isTerminal }) {
@@ -221,7 +238,8 @@ where
     }
   }
 
-  private func perform(_ work: Work) {
+  @inlinable
+  func perform(_ work: Work) {
     work.cancelTimer?.cancel()
     work.cancelUpstream?.cancel()
     if let start = work.startTimer {
@@ -234,7 +252,8 @@ where
     if let (continuation, result) = work.resume { continuation.resume(returning: result) }
   }
 
-  private static func popOutput(_ state: inout State) -> Output? {
+  @inlinable
+  static func popOutput(_ state: inout State) -> Output? {
     guard state.outputsHead < state.outputs.count else { return nil }
     let output = state.outputs[state.outputsHead]
     state.outputsHead += 1
@@ -245,7 +264,8 @@ where
     return output
   }
 
-  private static func result(of output: Output) -> Result<Element?, Failure> {
+  @inlinable
+  static func result(of output: Output) -> Result<Element?, Failure> {
     switch output {
     case .element(let element): .success(element)
     case .finished: .success(nil)
@@ -256,6 +276,7 @@ where
 
 /// Owns an iteration: releasing the iterator (breaking out of a `for await` loop) ends the
 /// sequence and cancels its upstream task and timer.
+@usableFromInline
 final class TimedOperatorIteration<
   Base: AsyncSequence & Sendable, S: Scheduler & Sendable, Machine
 >:
@@ -265,14 +286,17 @@ where
   Machine.UpstreamFailure == Base.Failure, Machine.Time == S.SchedulerTimeType,
   S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable
 {
-  let storage: TimedOperatorStorage<Base, S, Machine>
+  @usableFromInline let storage: TimedOperatorStorage<Base, S, Machine>
 
+  @inlinable
   init(base: Base, scheduler: S, machine: Machine) {
     storage = TimedOperatorStorage(base: base, scheduler: scheduler, machine: machine)
   }
 
+  @inlinable
   deinit { storage.cancel() }
 
+  @inlinable
   func next() async throws(Machine.Failure) -> Machine.Element? {
     try await storage.next().get()
   }
