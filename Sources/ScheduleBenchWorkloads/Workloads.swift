@@ -192,6 +192,22 @@ extension Workload {
     return received.count
   }
 
+  /// The callback form: a `Debouncer` on the test scheduler, `size` calls spaced wider than its
+  /// interval, so each action runs. No tasks, no deterministic run: the synchronous path.
+  public static let debouncer = Workload(
+    name: "debouncer",
+    summary: "Debouncer (callback) on TestScheduler: n calls, each runs, synchronous advance"
+  ) { size in
+    let scheduler = DispatchQueue.test
+    let debouncer = Debouncer(for: .milliseconds(1), scheduler: scheduler)
+    let tally = Tally()
+    for _ in 0..<size {
+      debouncer.call { tally.count += 1 }
+      scheduler.advance(by: .milliseconds(2))
+    }
+    return tally.count
+  }
+
   /// A serial dispatch queue through this package's `Scheduler` conformance: `size` actions in
   /// one dispatch group, then wait for the queue to drain.
   public static let dispatchSerial = Workload(
@@ -244,7 +260,8 @@ extension Workload {
   public static let all: [Workload] = [
     testSchedulerRandom, anyTestSchedulerRandom, testSchedulerCancelHalf, testSchedulerChain,
     testSchedulerSameInstant, immediate, testSchedulerSleepers, deterministicSleepers, debounce,
-    actorPingPong, deterministicActorPingPong, mainActorPingPong, deterministicMainActorPingPong,
+    debouncer, actorPingPong, deterministicActorPingPong, mainActorPingPong,
+    deterministicMainActorPingPong,
     dispatchSerial, dispatchRaw, referenceHeap,
   ]
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 extension TestScheduler {
@@ -18,6 +19,11 @@ extension TestScheduler {
   ///   due, call `advance()`), and no other advance is running.
   /// - Complexity: O(k log n) for k actions run among n pending.
   @inlinable
+  @_specialize(
+    exported:true,where
+      SchedulerTimeType == DispatchQueue.SchedulerTimeType,
+      SchedulerOptions == DispatchQueue.SchedulerOptions
+  )
   public func advance(
     by stride: Stride = .zero,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -62,6 +68,11 @@ extension TestScheduler {
   /// - Precondition: no other advance is running on this scheduler.
   /// - Complexity: O(k log n) for k actions run among n pending.
   @inlinable
+  @_specialize(
+    exported:true,where
+      SchedulerTimeType == DispatchQueue.SchedulerTimeType,
+      SchedulerOptions == DispatchQueue.SchedulerOptions
+  )
   public func advance(
     to instant: SchedulerTimeType,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -128,6 +139,11 @@ extension TestScheduler {
   /// - Returns: the number of actions that ran.
   /// - Precondition: `maxActions` is not negative, and no other advance is running.
   @discardableResult
+  @_specialize(
+    exported:true,where
+      SchedulerTimeType == DispatchQueue.SchedulerTimeType,
+      SchedulerOptions == DispatchQueue.SchedulerOptions
+  )
   public func run(
     maxActions: Int = 100_000,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,

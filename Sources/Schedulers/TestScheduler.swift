@@ -134,7 +134,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   }
 
   /// The scheduler's virtual time: it moves only when the test advances it.
-  public var now: SchedulerTimeType { state.withLock { $0.now } }
+  @inlinable public var now: SchedulerTimeType { state.withLock { $0.now } }
 
   /// Always zero: a test scheduler runs actions exactly at their deadlines.
   public var minimumTolerance: Stride { .zero }

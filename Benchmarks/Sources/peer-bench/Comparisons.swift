@@ -136,7 +136,7 @@ let comparisons: [Comparison] = [
           await SwiftClocksWorkloads.sleepers(
             offsets: Workload.randomOffsets(count: size), horizon: Workload.horizon(count: size))
         },
-        target: Target(minimumRatio: 100, sizes: [10_000], wording: "≥ 100x at 10k"),
+        target: Target(minimumRatio: 1_000, sizes: [10_000], wording: "≥ 1000x at 10k"),
         isPeer: true),
       Rival(
         label: "this package, in a deterministic run", workload: .deterministicSleepers,
@@ -152,7 +152,50 @@ let comparisons: [Comparison] = [
         workload: Workload(name: "combine-debounce", summary: "") { size in
           CombineSchedulersWorkloads.debounce(size: size)
         },
-        target: nil, isPeer: true)
+        target: Target(minimumRatio: 2, sizes: nil, wording: "≥ 2x (aim)"),
+        isPeer: true)
+    ]),
+  Comparison(
+    name: "debouncer",
+    summary: "the callback Debouncer: n calls spaced wider than the interval on a test scheduler",
+    ours: .debouncer,
+    rivals: [
+      Rival(
+        label: "Combine debounce (OpenCombine 0.14.0) on \(combine) TestScheduler",
+        workload: Workload(name: "combine-debounce", summary: "") { size in
+          CombineSchedulersWorkloads.debounce(size: size)
+        },
+        target: Target(minimumRatio: 1, sizes: nil, wording: "≥ 1x"), isPeer: true)
+    ]),
+  Comparison(
+    name: "sleepers-in-run",
+    summary: "the sleepers inside withDeterministicExecution, against the same outside a run",
+    ours: .deterministicSleepers,
+    rivals: [
+      Rival(
+        label: "the same sleepers outside a run", workload: .testSchedulerSleepers,
+        target: Target(minimumRatio: 1 / 1.2, sizes: nil, wording: "in a run within 1.2x"),
+        isPeer: false)
+    ]),
+  Comparison(
+    name: "actor-ping-pong",
+    summary: "two actors hand a value back and forth n times, inside a deterministic run",
+    ours: .deterministicActorPingPong,
+    rivals: [
+      Rival(
+        label: "the same outside a run", workload: .actorPingPong,
+        target: Target(minimumRatio: 1 / 2, sizes: nil, wording: "in a run within 2x"),
+        isPeer: false)
+    ]),
+  Comparison(
+    name: "main-ping-pong",
+    summary: "@MainActor code awaits an actor n times (main <-> global), in a deterministic run",
+    ours: .deterministicMainActorPingPong,
+    rivals: [
+      Rival(
+        label: "the same outside a run", workload: .mainActorPingPong,
+        target: Target(minimumRatio: 1 / 2, sizes: nil, wording: "in a run within 2x"),
+        isPeer: false)
     ]),
   Comparison(
     name: "dispatch",

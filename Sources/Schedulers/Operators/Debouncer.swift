@@ -20,14 +20,15 @@
 /// is safe to call from any thread.
 public final class Debouncer<S: Scheduler & Sendable>: Sendable
 where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
-  private typealias Machine = DebounceMachine<TimedCallbackAction, Never, S.SchedulerTimeType>
+  @usableFromInline
+  typealias Machine = DebounceMachine<TimedCallbackAction, Never, S.SchedulerTimeType>
 
   /// How long the debouncer waits for quiet.
   public let interval: S.SchedulerTimeType.Stride
   /// The scheduler whose time the debouncer follows.
   public let scheduler: S
   /// The debounce sequence's own state machine, driven by calls.
-  private let driver: TimedCallbackDriver<S, Machine>
+  @usableFromInline let driver: TimedCallbackDriver<S, Machine>
 
   /// Creates a debouncer that waits `interval` of `scheduler`'s time.
   ///
@@ -53,6 +54,7 @@ where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   /// ```swift
   /// debouncer.call { save(draft) }
   /// ```
+  @inlinable
   public func call(_ action: @escaping @Sendable () -> Void) {
     driver.call(action)
   }

@@ -8,6 +8,7 @@ import Synchronization
 /// outputs is an action to run. Decisions are made under the lock; the scheduler is called,
 /// and actions are run, after it is released (an immediate scheduler runs a timer inside
 /// `scheduleCancellable`, and an action may call the operator again).
+@usableFromInline
 final class TimedCallbackDriver<S: Scheduler & Sendable, Machine: CallbackOperatorMachine>:
   Sendable
 where
@@ -15,22 +16,29 @@ where
   Machine.UpstreamFailure == Never, Machine.Failure == Never, Machine.Time == S.SchedulerTimeType,
   S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable
 {
-  private struct State {
-    var machine: Machine
-    var timer = OperatorTimer<S.SchedulerTimeType>()
+  @usableFromInline
+  struct State {
+    @usableFromInline var machine: Machine
+    @usableFromInline var timer = OperatorTimer<S.SchedulerTimeType>()
+
+    @inlinable init(machine: Machine) { self.machine = machine }
   }
 
   /// What to do once the lock is released.
-  private struct Work {
-    var run: [TimedCallbackAction] = []
-    var cancelTimer: (any Cancellable)?
-    var startTimer: OperatorTimer<S.SchedulerTimeType>.Start?
+  @usableFromInline
+  struct Work {
+    @usableFromInline var run: [TimedCallbackAction] = []
+    @usableFromInline var cancelTimer: (any Cancellable)?
+    @usableFromInline var startTimer: OperatorTimer<S.SchedulerTimeType>.Start?
+
+    @inlinable init() {}
   }
 
-  private let scheduler: S
-  private let initialMachine: Machine
-  private let state: Mutex<State>
+  @usableFromInline let scheduler: S
+  @usableFromInline let initialMachine: Machine
+  @usableFromInline let state: Mutex<State>
 
+  @usableFromInline
   init(scheduler: S, machine: Machine) {
     self.scheduler = scheduler
     initialMachine = machine
@@ -38,6 +46,7 @@ where
   }
 
   /// Feeds an action to the machine, as an upstream element arriving now.
+  @inlinable
   func call(_ action: @escaping TimedCallbackAction) {
     let now = scheduler.now
     let work = state.withLock { state in
@@ -70,7 +79,8 @@ where
     perform(work)
   }
 
-  private func timerFired(id: UInt64) {
+  @inlinable
+  func timerFired(id: UInt64) {
     let now = scheduler.now
     let work = state.withLock { state -> Work in
       guard state.timer.fire(id) else { return Work() }
@@ -79,7 +89,8 @@ where
     perform(work)
   }
 
-  private static func apply(
+  @inlinable
+  static func apply(
     _ effects: TimedOperatorEffects<TimedCallbackAction, Never, S.SchedulerTimeType>,
     to state: inout State
   ) -> Work {
@@ -89,7 +100,8 @@ where
     return work
   }
 
-  private func perform(_ work: Work) {
+  @inlinable
+  func perform(_ work: Work) {
     work.cancelTimer?.cancel()
     if let start = work.startTimer {
       scheduler.startOperatorTimer(start) { [weak self] id in
@@ -103,4 +115,5 @@ where
 }
 
 /// The actions that ``Debouncer`` and ``Throttler`` pass through their machines.
+@usableFromInline
 typealias TimedCallbackAction = @Sendable () -> Void
