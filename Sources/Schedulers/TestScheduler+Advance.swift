@@ -85,7 +85,8 @@ extension TestScheduler {
   func advanceSynchronously(to instant: SchedulerTimeType, location: CallLocation) {
     beginAdvancing("advance(to:)")
     defer { endAdvancing() }
-    var bound = SameInstantBound(limit: sameInstantBound(pendingAtStart: pendingActionCount))
+    let pending = prepareToRun(through: instant)
+    var bound = SameInstantBound(limit: sameInstantBound(pendingAtStart: pending))
     while let (action, movedClock) = popNextAction(dueBy: instant) {
       action()
       guard bound.allows(anotherAfterMovingClock: movedClock) else {
@@ -161,6 +162,7 @@ extension TestScheduler {
       "TestScheduler.run(maxActions:) needs a bound of zero or more, got \(maxActions)")
     beginAdvancing("run()")
     defer { endAdvancing() }
+    _ = prepareToRun(through: nil)
     var ran = 0
     while ran < maxActions, let (action, _) = popNextAction(dueBy: nil) {
       action()
@@ -185,6 +187,18 @@ extension TestScheduler {
     }
   }
 
+  /// Readies the queue to run what is due by `limit` (everything when `nil`), which sorts the
+  /// due keys at once when they are most of a large queue, and returns how many actions are
+  /// pending.
+  @inlinable
+  func prepareToRun(through limit: SchedulerTimeType?) -> Int {
+    state.withLock { state in
+      // An advance runs what is due by the later of its target and now.
+      state.queue.prepareToRun(through: limit.map { max($0, state.now) })
+      return state.queue.count
+    }
+  }
+
   /// Removes the next action due by `limit` (any deadline when `nil`), moves the clock to its
   /// deadline, reschedules it if it repeats, and returns it to run outside the lock.
   @inlinable
@@ -206,25 +220,23 @@ extension TestScheduler {
       state -> (
         entry: ScheduleQueue<SchedulerTimeType>.Entry, now: SchedulerTimeType, movedClock: Bool
       )? in
-      guard let first = state.queue.first else { return nil }
-      if let limit, first.deadline > limit, first.deadline > state.now { return nil }
-      let movedClock = state.now < first.deadline
-      if movedClock { state.now = first.deadline }
-      guard let handle = first.handle, let interval = handle.interval else {
+      guard let deadline = state.queue.firstDeadline else { return nil }
+      if let limit, deadline > limit, deadline > state.now { return nil }
+      let movedClock = state.now < deadline
+      if movedClock { state.now = deadline }
+      guard let interval = state.queue.firstHandle?.interval else {
         return (state.queue.removeFirst(), state.now, movedClock)
       }
-      let next = first.deadline.advanced(by: interval)
+      let next = deadline.advanced(by: interval)
       precondition(
-        next > first.deadline,
-        "TestScheduler: a repeating action's next deadline overflows the clock (at \(first.deadline), every \(describeStride(interval)))"
+        next > deadline,
+        "TestScheduler: a repeating action's next deadline overflows the clock (at \(deadline), every \(describeStride(interval)))"
       )
-      // A repeating action keeps the sequence it was first scheduled with, so that repeating
+      // A repeating action keeps the order it was first scheduled with, so that repeating
       // actions due at the same instant run in the order they were first scheduled, every
       // tick (as in combine-schedulers). A shuffled scheduler draws a new place each tick.
-      let sequence = state.shuffle == nil ? first.sequence : state.takeSequence()
-      state.queue.replaceFirst(
-        with: .init(deadline: next, sequence: sequence, action: first.action, handle: handle))
-      return (first, state.now, movedClock)
+      let entry = state.queue.rescheduleFirst(at: next, order: state.drawOrder())
+      return (entry, state.now, movedClock)
     }
   }
 

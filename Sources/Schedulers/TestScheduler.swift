@@ -52,7 +52,6 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   struct State {
     @usableFromInline var now: SchedulerTimeType
     @usableFromInline var queue = ScheduleQueue<SchedulerTimeType>()
-    @usableFromInline var nextSequence: UInt64 = 0
     /// Draws the order of actions due at the same instant, when it is shuffled.
     @usableFromInline var shuffle: SplitMix64?
     /// Who is running an advance, if anyone: the thread, and the task (0 outside a task).
@@ -65,12 +64,14 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
       if let seed = order.seed { shuffle = SplitMix64(seed: seed) }
     }
 
-    /// The next sequence number: increasing (first-in, first-out) or, when shuffled, random.
+    /// The place among actions due at the same instant: `nil` for first-in, first-out (the
+    /// queue numbers them) or, when shuffled, a random one. The draw's high half: comparing
+    /// those orders as the full draws compared (the low half would give other permutations
+    /// for the same seeds than earlier versions did).
     @inlinable
-    mutating func takeSequence() -> UInt64 {
-      if shuffle != nil { return shuffle!.next() }
-      defer { nextSequence &+= 1 }
-      return nextSequence
+    mutating func drawOrder() -> UInt32? {
+      guard shuffle != nil else { return nil }
+      return UInt32(truncatingIfNeeded: shuffle!.next() &>> 32)
     }
 
     /// Queues an action, and hands back the pending-work waiters it satisfied, to be resumed
@@ -80,8 +81,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
       _ action: @escaping @Sendable () -> Void, at deadline: SchedulerTimeType,
       handle: ScheduleQueueHandle<SchedulerTimeType>?
     ) -> [PendingWorkWaiter]? {
-      queue.insert(
-        .init(deadline: deadline, sequence: takeSequence(), action: action, handle: handle))
+      queue.insert(deadline: deadline, action: action, handle: handle, order: drawOrder())
       return waiters.isEmpty ? nil : takeSatisfiedWaiters()
     }
   }
@@ -149,7 +149,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   /// A deadline before ``now`` means the action is overdue and runs at the next advance.
   ///
   /// - Complexity: O(1)
-  public var nextDeadline: SchedulerTimeType? { state.withLock { $0.queue.first?.deadline } }
+  public var nextDeadline: SchedulerTimeType? { state.withLock { $0.queue.firstDeadline } }
 
   /// Schedules an action to run at the next advance, at the current time.
   ///
@@ -245,10 +245,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   /// Removes a handle's entry, if it is still queued. Releases the action outside the lock.
   @inlinable
   func cancel(_ handle: ScheduleQueueHandle<SchedulerTimeType>) {
-    let removed = state.withLock { state -> ScheduleQueue<SchedulerTimeType>.Entry? in
-      guard handle.index != ScheduleQueueHandle<SchedulerTimeType>.notQueued else { return nil }
-      return state.queue.remove(at: handle.index)
-    }
+    let removed = state.withLock { $0.queue.cancel(handle) }
     // The action's captures are released here, after the lock, in case their deinit schedules.
     _ = removed
   }

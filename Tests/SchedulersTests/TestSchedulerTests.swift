@@ -272,6 +272,54 @@ struct TestSchedulerTests {
     #expect(log.values == expected)
   }
 
+  /// From 32,768 pending actions on, an advance over most of them sorts the due ones at once
+  /// rather than popping them one at a time (docs/performance.md). The order must stay the
+  /// heap's: deadline, then scheduling order, with cancellations and work scheduled meanwhile
+  /// (before, among and after the sorted ones) in their places.
+  @Test func aLargeQueueMostlyDueRunsInDeadlineThenSchedulingOrder() {
+    let scheduler = DispatchQueue.test
+    let start = scheduler.now
+    let log = Recorder<Int>()
+    var random = SplitMix64(seed: 15)
+    // (deadline in ms, scheduling order, id) of every action that should run.
+    var expected: [(ms: Int, order: Int, id: Int)] = []
+    let cancelled = Recorder<AnyCancellable>()
+    for id in 0..<50_000 {
+      // 1...1,000 ms: ties at every deadline.
+      let ms = 1 + Int(random.next() % 1_000)
+      let deadline = start.advanced(by: .milliseconds(ms))
+      if id % 7 == 0 {
+        cancelled.append(
+          AnyCancellable(
+            scheduler.scheduleCancellable(after: deadline, tolerance: .zero, options: nil) {
+              log.append(id)
+            }))
+      } else {
+        scheduler.schedule(after: deadline) { log.append(id) }
+        expected.append((ms, id, id))
+      }
+    }
+    // The first action to run cancels a seventh of the rest and schedules more at random
+    // deadlines, after all of the others in scheduling order.
+    let late = (0..<2_000).map { _ in 1 + Int(random.next() % 1_000) }
+    scheduler.schedule(after: start) {
+      for cancellable in cancelled.values { cancellable.cancel() }
+      for (offset, ms) in late.enumerated() {
+        let id = 100_000 + offset
+        scheduler.schedule(after: start.advanced(by: .milliseconds(ms))) { log.append(id) }
+      }
+    }
+    expected += late.enumerated().map { (ms: $1, order: 100_000 + $0, id: 100_000 + $0) }
+    expected.sort { ($0.ms, $0.order) < ($1.ms, $1.order) }
+
+    scheduler.advance(to: start.advanced(by: .milliseconds(900)))
+    let firstPart = expected.prefix { $0.ms <= 900 }.map(\.id)
+    #expect(log.values == firstPart)
+    scheduler.run()
+    #expect(log.values == expected.map(\.id))
+    #expect(scheduler.pendingActionCount == 0)
+  }
+
   @Test func introspectionReportsPendingWorkAndTheNextDeadline() {
     let scheduler = DispatchQueue.test
     #expect(scheduler.nextDeadline == nil)

@@ -66,7 +66,8 @@ extension TestScheduler {
     beginAdvancing("advance(to:)")
     defer { endAdvancing() }
     await run.untilIdle()
-    var bound = SameInstantBound(limit: sameInstantBound(pendingAtStart: pendingActionCount))
+    let pending = prepareToRun(through: instant)
+    var bound = SameInstantBound(limit: sameInstantBound(pendingAtStart: pending))
     while let (action, movedClock) = popNextAction(dueBy: instant) {
       action()
       await run.untilIdle()
@@ -111,6 +112,7 @@ extension TestScheduler {
     beginAdvancing("run()")
     defer { endAdvancing() }
     await run.untilIdle()
+    _ = prepareToRun(through: nil)
     var ran = 0
     while ran < maxActions, let (action, _) = popNextAction(dueBy: nil) {
       action()
