@@ -25,15 +25,13 @@ public enum DeterministicExecution {
   /// due now. It runs in the caller's isolation (the `isolation` parameter defaults to it).
   ///
   /// Called outside a deterministic run, it records a failure at the call (nothing there can
-  /// tell when the process is idle) and returns. Where job routing is unavailable (toolchains
-  /// before Swift 6.3, Apple platforms before the 26.4 generation) it returns at once.
+  /// tell when the process is idle) and returns.
   public static func idle(
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column,
     isolation: isolated (any Actor)? = #isolation
   ) async {
     guard let run = DeterministicRun.current else {
-      guard jobRoutingIsInstalled else { return }
       TestFailure.record(
         """
         DeterministicExecution.idle() was called outside a deterministic run, where nothing \

@@ -190,7 +190,17 @@ private func runDeterministically<R: Sendable>(
   location: SourceLocationOfCall?,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
-  guard jobRoutingIsInstalled else { return try await body() }
+  guard let router = jobRouter else {
+    // Never quietly a racing test: where nothing can route the run's jobs, the run fails.
+    let report = """
+      Deterministic execution is unavailable here: \(unavailableReason). The body did not \
+      run: without routing, advance() could not tell when the tasks it woke have run, and the \
+      test would race. Run this test on a platform with one of the two backends (see the \
+      support table in "Testing async code deterministically").
+      """
+    location?.record(report)
+    throw DeterministicExecutionError(description: report, bodyIsStuck: false)
+  }
   guard DeterministicRun.current == nil else {
     // The outer run is the caller's, and its queue is the only one: a nested run would wait
     // for the outer one to end, which waits for this call. Refused at once instead.
@@ -208,7 +218,7 @@ private func runDeterministically<R: Sendable>(
   defer { RunGate.shared.leave() }
 
   let run = DeterministicRun(
-    scheduleVirtualSleep: scheduleVirtualSleep, describePending: describePending,
+    router: router, scheduleVirtualSleep: scheduleVirtualSleep, describePending: describePending,
     outsideWorkTimeout: outsideWorkTimeout)
   let outcome = Outcome<R>()
   // The caller's cancellation reaches the body at once: the body runs in a task of its own
@@ -217,6 +227,7 @@ private func runDeterministically<R: Sendable>(
   let ending = await withTaskCancellationHandler {
     await withCheckedContinuation { (done: CheckedContinuation<DeterministicRun.Ending, Never>) in
       DeterministicRun.activate(run)
+      router.beginRouting()
       // Created while routing is active, so the body's first job is already on the run's
       // queue. Not detached: the body inherits the caller's task-locals (the running test).
       let task = Task {
@@ -240,6 +251,7 @@ private func runDeterministically<R: Sendable>(
             leftovers: leftovers.isEmpty ? nil : leftovers.joined(separator: "; "))
         }
         DeterministicRun.activate(nil)
+        router.endRouting()
         run.forwardRemainingJobs()
         done.resume(returning: ending)
       }

@@ -76,7 +76,7 @@ struct DeterministicExecutionTests {
     }
   }
 
-  @Test func plainTaskSleepFollowsTheVirtualClock() async throws {
+  @Test(.plainTaskSleepIsVirtual) func plainTaskSleepFollowsTheVirtualClock() async throws {
     let scheduler = DispatchQueue.test
     let woke = Counter()
     try await withDeterministicExecution(scheduler: scheduler) {

@@ -13,7 +13,9 @@ actor IsolatedSleeper {
 /// and gone from it as soon as the sleep is over, whichever way it ends.
 @Suite("Plain Task.sleep in a deterministic run")
 struct PlainSleepTests {
-  @Test func aPlainSleepIsListedAsATaskSleepWithItsTasksName() async throws {
+  @Test(.plainTaskSleepIsVirtual) func aPlainSleepIsListedAsATaskSleepWithItsTasksName()
+    async throws
+  {
     let scheduler = DispatchQueue.test
     try await withDeterministicExecution(scheduler: scheduler) {
       let anonymous = Task { try await Task.sleep(for: .seconds(1)) }
@@ -33,7 +35,7 @@ struct PlainSleepTests {
 
   /// Before, the wake-up stayed on the scheduler until its deadline, so `expectNoPendingWork`
   /// failed right after the cancel.
-  @Test func aCancelledPlainSleepLeavesTheQueueAtOnce() async throws {
+  @Test(.plainTaskSleepIsVirtual) func aCancelledPlainSleepLeavesTheQueueAtOnce() async throws {
     let scheduler = DispatchQueue.test
     try await withDeterministicExecution(scheduler: scheduler) {
       let sleeper = Task { try await Task.sleep(for: .seconds(1)) }
@@ -46,7 +48,9 @@ struct PlainSleepTests {
     }
   }
 
-  @Test func aCancelledPlainSleepOnAMainActorTaskLeavesTheQueueAtOnce() async throws {
+  @Test(.plainTaskSleepIsVirtual) func aCancelledPlainSleepOnAMainActorTaskLeavesTheQueueAtOnce()
+    async throws
+  {
     let scheduler = DispatchQueue.test
     try await withDeterministicExecution(scheduler: scheduler) { @MainActor in
       let sleeper = Task { @MainActor in try await Task.sleep(for: .seconds(1)) }
@@ -61,7 +65,9 @@ struct PlainSleepTests {
   /// A sleeper isolated to an actor is resumed through the actor's job, which does not name
   /// the task: its wake-up leaves the queue when the run is next idle, before `advance`
   /// returns.
-  @Test func aCancelledPlainSleepInAnActorLeavesTheQueueByTheNextAdvance() async throws {
+  @Test(.plainTaskSleepIsVirtual) func aCancelledPlainSleepInAnActorLeavesTheQueueByTheNextAdvance()
+    async throws
+  {
     let scheduler = DispatchQueue.test
     try await withDeterministicExecution(scheduler: scheduler) {
       let actor = IsolatedSleeper()
@@ -78,7 +84,8 @@ struct PlainSleepTests {
 
   /// Before, a plain sleeper left at the end was woken early, outside the run, and nothing
   /// failed.
-  @Test func plainSleepersLeftAtTheEndAreReportedAndGoOnSleepingInRealTime() async throws {
+  @Test(.plainTaskSleepIsVirtual)
+  func plainSleepersLeftAtTheEndAreReportedAndGoOnSleepingInRealTime() async throws {
     let scheduler = DispatchQueue.test
     let sleeper = Mutex<Task<Void, any Error>?>(nil)
     try await withKnownIssue {
@@ -135,7 +142,8 @@ struct PlainSleepTests {
     }
   }
 
-  @Test func aBodySleepingUntilCancelledIsReportedAsADeadlockNamingTheSleep() async throws {
+  @Test(.plainTaskSleepIsVirtual)
+  func aBodySleepingUntilCancelledIsReportedAsADeadlockNamingTheSleep() async throws {
     let scheduler = DispatchQueue.test
     await withKnownIssue {
       await #expect(throws: DeterministicExecutionError.self) {
@@ -162,7 +170,9 @@ struct PlainSleepTests {
   /// What an explicit clock means inside a run: `ContinuousClock` and `SuspendingClock` sleeps
   /// of the run's tasks follow the virtual clock too. The runtime hands them over exactly as
   /// `Task.sleep(for:)` (which is a `ContinuousClock` sleep), so they cannot be told apart.
-  @Test func sleepsOnAnExplicitContinuousOrSuspendingClockAreVirtualToo() async throws {
+  @Test(.plainTaskSleepIsVirtual) func sleepsOnAnExplicitContinuousOrSuspendingClockAreVirtualToo()
+    async throws
+  {
     let scheduler = DispatchQueue.test
     let woke = Recorder<String>()
     try await withDeterministicExecution(scheduler: scheduler) {

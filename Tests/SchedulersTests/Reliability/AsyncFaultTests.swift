@@ -110,7 +110,7 @@ struct AsyncFaultTests {
   /// Only the run's own tasks sleep on its virtual clock: a plain `Task.sleep` of a task outside
   /// the run (a detached task here; a test's time limit, or a test running in parallel, in
   /// practice) keeps real time, and is neither woken by the run's advances nor at its end.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(1)), .plainTaskSleepIsVirtual)
   func sleepsOfTasksOutsideTheRunKeepRealTime() async throws {
     let scheduler = DispatchQueue.test
     let outsider = try await withDeterministicExecution(scheduler: scheduler) {

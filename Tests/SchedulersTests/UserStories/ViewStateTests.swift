@@ -53,7 +53,7 @@ final class RandomNumberViewState {
 extension AsyncStories {
   @Suite("A view state with loading, result, error and cancel")
   struct ViewStateTests {
-    @Test func isProcessingWhileTheRequestIsInFlight() async throws {
+    @Test(.plainTaskSleepIsVirtual) func isProcessingWhileTheRequestIsInFlight() async throws {
       let scheduler = DispatchQueue.test
       try await deterministically(scheduler) { @MainActor in
         let state = RandomNumberViewState(apiClient: APIClient())
@@ -66,7 +66,7 @@ extension AsyncStories {
       }
     }
 
-    @Test func storesTheNumberWhenTheRequestCompletes() async throws {
+    @Test(.plainTaskSleepIsVirtual) func storesTheNumberWhenTheRequestCompletes() async throws {
       let scheduler = DispatchQueue.test
       try await deterministically(scheduler) { @MainActor in
         let state = RandomNumberViewState(apiClient: APIClient())

@@ -1,24 +1,62 @@
-// Routing every job of the process through executors this package controls, so that a
-// deterministic run can queue its jobs on one FIFO. Uses SE-0471's custom executors, present
-// in Swift 6.3 as SPI; see ../../../docs/deterministic-execution.md for what was measured.
+// The custom-executors backend: the only file that names the SPI of the "Custom Main and
+// Global Executors" pitch (`ExperimentalCustomExecutors`, shipped in Swift 6.3; never accepted
+// as a proposal, and still changing upstream). Compiled only for the toolchains it was verified
+// on, so a newer compiler whose SPI moved builds the package with the runtime-hooks backend
+// instead. A change upstream costs this one file. See ../../../../docs/deterministic-execution.md.
 
-#if compiler(>=6.3) && !os(WASI)
+#if compiler(>=6.3) && compiler(<6.4) && !os(WASI) && !os(Windows)
   @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 
-  /// Installs the routing executors, once per process, the first time a run needs them, and
-  /// says whether routing is in place (SE-0471 needs the 26.4 generation of Apple platforms).
+  /// Routes jobs through executors installed with `_createExecutors(factory:)`.
   ///
-  /// Installed lazily so that the process starts on the platform executors (installing before
-  /// async `main` starts would make the main thread run the replacement's run loop), and never
-  /// swapped back: the runtime's swap is an unsynchronised write. Outside a run the routing
-  /// executors forward every job to the platform's, so the process behaves as before.
-  let jobRoutingIsInstalled: Bool = {
-    if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
+  /// Installed once per process, at the first run, and never swapped back: the runtime's swap
+  /// is an unsynchronised write. Installed lazily so that the process starts on the platform
+  /// executors (installing before async `main` starts would make the main thread run the
+  /// replacement's run loop). Outside runs the routing executors forward every job to the
+  /// platform's, so the process behaves as before.
+  struct CustomExecutorRouter: JobRouter {
+    static let unavailableReason =
+      "the custom executors need the 26.4 generation of Apple platforms"
+
+    /// The router, installed; `nil` where the OS lacks the runtime side.
+    static func make() -> CustomExecutorRouter? {
+      guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
+        return nil
+      }
       _createExecutors(factory: RoutingExecutorFactory.self)
-      return true
+      return CustomExecutorRouter()
     }
-    return false
-  }()
+
+    var backend: DeterministicExecution.Backend { .customExecutors }
+
+    // The executors consult `DeterministicRun.active` on every job: nothing to switch.
+    func beginRouting() {}
+    func endRouting() {}
+    func isStillRouting() -> Bool { true }
+    var endRoutingReport: String? { nil }
+
+    func run(_ job: UnownedJob, onMainActor: Bool) {
+      guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
+        preconditionFailure("Deterministic execution: a job was routed without job routing")
+      }
+      if onMainActor {
+        RoutingMainExecutor.run(job)
+      } else {
+        RoutingTaskExecutor.shared.run(job)
+      }
+    }
+
+    func reenqueue(_ job: UnownedJob, onMainActor: Bool) {
+      guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
+        preconditionFailure("Deterministic execution: a job was routed without job routing")
+      }
+      if onMainActor {
+        RoutingExecutorFactory.mainExecutor.enqueue(ExecutorJob(job))
+      } else {
+        RoutingExecutorFactory.defaultExecutor.enqueue(ExecutorJob(job))
+      }
+    }
+  }
 
   // The conformances to the SPI protocols stay internal, as SE-0471's pitfalls require.
   @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
@@ -127,60 +165,12 @@
     }
   }
 
-  /// Runs a job taken from a run's queue. Only called once routing is installed.
-  func runRoutedJob(_ job: UnownedJob, onMainActor: Bool) {
-    guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
-      preconditionFailure("Deterministic execution: a job was routed without job routing")
-    }
-    if onMainActor {
-      RoutingMainExecutor.run(job)
-    } else {
-      RoutingTaskExecutor.shared.run(job)
-    }
-  }
-
-  /// Enqueues a job on whichever executor is in charge now (a later run, or the platform's).
-  func reenqueue(_ job: UnownedJob, onMainActor: Bool) {
-    guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
-      preconditionFailure("Deterministic execution: a job was routed without job routing")
-    }
-    if onMainActor {
-      RoutingExecutorFactory.mainExecutor.enqueue(ExecutorJob(job))
-    } else {
-      RoutingExecutorFactory.defaultExecutor.enqueue(ExecutorJob(job))
-    }
-  }
-
-  /// Enqueues a timed job on the platform's executors, to run after `delay` of real time.
-  /// Called off any task of a run (by the driver), so the routing passes it straight through.
-  func reenqueue(_ job: UnownedJob, onMainActor: Bool, after delay: Duration) {
-    guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
-      preconditionFailure("Deterministic execution: a job was routed without job routing")
-    }
-    // About 136 years: longer real-time waits are waits until cancelled, and the platform's
-    // deadline arithmetic need not hold more.
-    let delay = min(delay, .seconds(Int64(1) << 32))
-    let executor: any Executor =
-      onMainActor ? RoutingExecutorFactory.mainExecutor : RoutingExecutorFactory.defaultExecutor
-    guard delay > .zero, let scheduling = executor as? any SchedulingExecutor else {
-      return reenqueue(job, onMainActor: onMainActor)
-    }
-    scheduling.enqueue(ExecutorJob(job), after: delay, tolerance: nil, clock: .continuous)
-  }
 #else
-  /// This toolchain cannot route jobs (SE-0471 custom executors arrived in Swift 6.3): runs just
-  /// call their body, and async `advance` falls back to the synchronous one.
-  let jobRoutingIsInstalled = false
-
-  func runRoutedJob(_ job: UnownedJob, onMainActor: Bool) {
-    preconditionFailure("Deterministic execution: a job was routed without job routing")
-  }
-
-  func reenqueue(_ job: UnownedJob, onMainActor: Bool) {
-    preconditionFailure("Deterministic execution: a job was routed without job routing")
-  }
-
-  func reenqueue(_ job: UnownedJob, onMainActor: Bool, after delay: Duration) {
-    preconditionFailure("Deterministic execution: a job was routed without job routing")
+  /// This toolchain does not compile the custom executors in: Swift 6.3 is the only one they
+  /// were verified on (before it they did not exist, after it their SPI changed).
+  struct CustomExecutorRouter {
+    static let unavailableReason =
+      "this toolchain does not compile the custom executors in (only Swift 6.3 does)"
+    static func make() -> (any JobRouter)? { nil }
   }
 #endif

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // The library as it builds where Combine can be imported, proved on Linux, for CI only:
 //
-//   swift test --package-path Benchmarks/CombineStandIn
+//   swift test --package-path Tests/Neighbours/CombineStandIn
 //
 // `Combine` here is a stand-in for Apple's: OpenCombine 0.14.0 presented as a module named
 // `Combine`. OpenCombine's Dispatch and Foundation parts give `DispatchQueue`, `RunLoop` and

@@ -44,6 +44,9 @@ final class DeterministicRun: DeterministicRunIdleness {
     var deadlockReport: String?
     /// Set when the run has ended and handed its jobs back: later jobs are refused.
     var isClosed = false
+    /// When the grace for a run that looks deadlocked runs out (see `foreignExecutorGrace`);
+    /// `nil` while the run is not suspected. Only the run's own progress resets it.
+    var graceDeadline: DispatchTime?
     /// Plain `Task.sleep`s of the run's tasks waiting on the virtual clock, by id.
     var plainSleeps: [UInt64: PlainSleep] = [:]
     /// The ids of `plainSleeps`, by the address of the sleeping task: a sleeping task that is
@@ -77,6 +80,11 @@ final class DeterministicRun: DeterministicRunIdleness {
 
   private let state = Mutex(State())
   private let wakeDriver = DispatchSemaphore(value: 0)
+  /// Mirrors `state.graceDeadline != nil`, so that enqueueing reads a task-local (to tell the
+  /// run's own jobs from those of unrelated tests) only while the run is suspected.
+  private let suspected = Atomic<Bool>(false)
+  /// The backend that routes jobs to this run, and runs them.
+  let router: any JobRouter
   /// Schedules a wake-up after a virtual duration on the run's test scheduler, if it has one.
   private let scheduleVirtualSleep: ScheduleVirtualSleep?
   /// Describes the run's pending sleepers, for failure messages.
@@ -85,10 +93,12 @@ final class DeterministicRun: DeterministicRunIdleness {
   let outsideWorkTimeout: Duration
 
   init(
+    router: any JobRouter,
     scheduleVirtualSleep: ScheduleVirtualSleep?,
     describePending: @escaping @Sendable () -> String?,
     outsideWorkTimeout: Duration
   ) {
+    self.router = router
     self.scheduleVirtualSleep = scheduleVirtualSleep
     self.describePending = describePending
     self.outsideWorkTimeout = outsideWorkTimeout
@@ -110,9 +120,14 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// Queues a job, unless the run has closed: a thread may have read `active` just before the
   /// run ended, and its job must then go to whoever is in charge now rather than be lost.
   func enqueue(_ job: UnownedJob, onMainActor: Bool) {
+    // While the run looks deadlocked, a job enqueued by one of its own tasks (back from an
+    // actor with its own executor) is progress, and restarts the grace; jobs of unrelated
+    // tests running in parallel are not, so they cannot put the report off.
+    let isProgress = suspected.load(ordering: .relaxed) && DeterministicRun.current === self
     let outcome = state.withLock {
       state -> (accepted: Bool, wake: Bool, cancelledSleep: PlainSleep?) in
       guard !state.isClosed else { return (false, false, nil) }
+      if isProgress { state.clearSuspicion(suspected) }
       let cancelledSleep = dropWakeUpIfCancelled(job, &state)
       state.jobs.append(QueuedJob(job: job, onMainActor: onMainActor))
       if let cancelledSleep { state.jobs.append(cancelledSleep.wakeUp) }
@@ -122,7 +137,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     // Outside the run's lock: the test scheduler takes its own.
     outcome.cancelledSleep?.entry?.cancel()
     if !outcome.accepted {
-      reenqueue(job, onMainActor: onMainActor)
+      router.reenqueue(job, onMainActor: onMainActor)
     } else if outcome.wake {
       wakeDriver.signal()
     }
@@ -162,7 +177,12 @@ final class DeterministicRun: DeterministicRunIdleness {
     }
     // Retained while it sleeps, so its address stays its own.
     let task = withUnsafeCurrentTask { $0 }
-    let label = Task.name.map { "a Task.sleep in task \"\($0)\"" } ?? "a Task.sleep"
+    var label = "a Task.sleep"
+    if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *),
+      let name = Task.name
+    {
+      label = "a Task.sleep in task \"\(name)\""
+    }
     // Registered before it is scheduled, so that firing always finds it.
     let id = state.withLock { state -> UInt64 in
       state.nextPlainSleep += 1
@@ -211,7 +231,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     if DeterministicRun.active === self {
       enqueue(job, onMainActor: onMainActor)
     } else {
-      reenqueue(job, onMainActor: onMainActor)
+      router.reenqueue(job, onMainActor: onMainActor)
     }
   }
 
@@ -233,6 +253,7 @@ final class DeterministicRun: DeterministicRunIdleness {
   func endOutsideWork() {
     let wake = state.withLock { state -> Bool in
       state.outsideWork -= 1
+      state.clearSuspicion(suspected)
       defer { state.driverIsWaiting = false }
       return state.driverIsWaiting
     }
@@ -258,7 +279,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     case waitForOutsideWork
     case finish
     case stopSettling(stillQueued: Int)
-    case deadlock(cancelledBefore: Bool)
+    case deadlock(cancelledBefore: Bool, graceEnds: DispatchTime)
   }
 
   /// How many jobs the run still runs once the body has finished, letting the tasks the body
@@ -269,6 +290,10 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// How long, in real time, a run that looks deadlocked waits for a job to come back from an
   /// actor with its own executor (a custom `SerialExecutor`, whose jobs the run does not see)
   /// before it believes it and reports the deadlock.
+  ///
+  /// A bounded total: jobs that arrive meanwhile are run, but only a job enqueued by one of the
+  /// run's own tasks, the end of outside work, or the body going on starts it again. Jobs of
+  /// unrelated tests running in parallel (a poller's sleeps, say) cannot put the report off.
   static let foreignExecutorGrace: Duration = .milliseconds(100)
 
   /// Drains the run's jobs on the calling thread until the body has finished and nothing is
@@ -298,6 +323,8 @@ final class DeterministicRun: DeterministicRunIdleness {
           return .dropCancelledSleeps(cancelled)
         }
         if !state.idleWaiters.isEmpty {
+          // The body (or a task of the run) goes on: whatever looked like a deadlock was not.
+          state.clearSuspicion(suspected)
           return .resumeIdleWaiter(state.idleWaiters.removeFirst())
         }
         // Once the body has finished and nothing is runnable, the run ends: outside work still
@@ -310,7 +337,13 @@ final class DeterministicRun: DeterministicRunIdleness {
         }
         // Waited for (briefly) before it is believed: see `foreignExecutorGrace`.
         state.driverIsWaiting = true
-        return .deadlock(cancelledBefore: state.cancelledBodyForDeadlock)
+        if state.graceDeadline == nil {
+          state.graceDeadline =
+            .now() + .nanoseconds(Nanoseconds.saturating(Self.foreignExecutorGrace))
+          suspected.store(true, ordering: .relaxed)
+        }
+        return .deadlock(
+          cancelledBefore: state.cancelledBodyForDeadlock, graceEnds: state.graceDeadline!)
       }
       switch step {
       case .run(let queued):
@@ -319,9 +352,9 @@ final class DeterministicRun: DeterministicRunIdleness {
           // exclusive with Dispatch work on the main queue (which no routing can capture), and
           // the run still runs one job at a time, in order.
           let job = queued.job
-          DispatchQueue.main.sync { runRoutedJob(job, onMainActor: true) }
+          DispatchQueue.main.sync { router.run(job, onMainActor: true) }
         } else {
-          runRoutedJob(queued.job, onMainActor: false)
+          router.run(queued.job, onMainActor: false)
         }
       case .resumeIdleWaiter(let continuation):
         continuation.resume()
@@ -332,7 +365,7 @@ final class DeterministicRun: DeterministicRunIdleness {
         if wakeDriver.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
           return .deadlocked(
             "outside work did not finish within \(outsideWorkTimeout) of real time"
-              + pendingSuffix())
+              + pendingSuffix() + backendSuffix())
         }
       case .finish:
         return .finished(leftovers: nil)
@@ -344,22 +377,26 @@ final class DeterministicRun: DeterministicRunIdleness {
             for example looping on Task.yield()); they go on outside the run, and the tasks \
             should be cancelled or awaited by the body
             """)
-      case .deadlock(let cancelledBefore):
-        let grace = Nanoseconds.saturating(Self.foreignExecutorGrace)
+      case .deadlock(let cancelledBefore, let graceEnds):
         // A job that arrives meanwhile (back from a foreign executor, or of an unrelated test
-        // running in parallel) is run, and the question asked again.
-        if wakeDriver.wait(timeout: .now() + .nanoseconds(grace)) == .success { continue }
-        state.withLock { $0.driverIsWaiting = false }
+        // running in parallel) is run, and the question asked again; the grace goes on
+        // running out unless the job was the run's own.
+        if wakeDriver.wait(timeout: graceEnds) == .success { continue }
+        state.withLock {
+          $0.driverIsWaiting = false
+          $0.clearSuspicion(suspected)
+        }
         if cancelledBefore {
           return .deadlocked(
             "the body is suspended, nothing in the run can resume it, and it did not finish when cancelled"
-              + pendingSuffix())
+              + pendingSuffix() + backendSuffix())
         }
         // Described now, before the cancellation removes the sleepers it would name.
         let report =
           "Deterministic run deadlocked: the body is suspended and nothing in the run can resume it (no job is runnable, no outside work is pending)."
           + pendingSuffix() + " The body was cancelled."
           + " (If it awaits an actor with its own executor, whose jobs the run cannot see, that actor did not answer within \(Self.foreignExecutorGrace).)"
+          + backendSuffix()
         state.withLock {
           $0.cancelledBodyForDeadlock = true
           $0.deadlockReport = report
@@ -371,6 +408,22 @@ final class DeterministicRun: DeterministicRunIdleness {
 
   /// The deadlock the run found and answered by cancelling the body, if any.
   var deadlockReport: String? { state.withLock { $0.deadlockReport } }
+
+  /// Names the backend in a failure report, with what about it could explain the failure.
+  private func backendSuffix() -> String {
+    var suffix = " Routing: \(router.backend)."
+    if !router.backend.plainTaskSleepIsVirtual {
+      suffix += """
+         With this backend on this runtime a plain Task.sleep inside the run sleeps in real \
+        time, unseen by the run: if the body waits on one, sleep on the test scheduler instead \
+        (scheduler.sleep(for:), or Task.sleep(for:clock: scheduler.clock)).
+        """
+    }
+    if !router.isStillRouting() {
+      suffix += " " + (router.endRoutingReport ?? "")
+    }
+    return suffix
+  }
 
   private func pendingSuffix() -> String {
     describeLeftovers().map { " Pending: \($0)." } ?? ""
@@ -411,18 +464,25 @@ final class DeterministicRun: DeterministicRunIdleness {
       }
       return (Array(state.jobs[state.head...]), Array(state.plainSleeps.values))
     }
-    for queued in remaining { reenqueue(queued.job, onMainActor: queued.onMainActor) }
+    for queued in remaining { router.reenqueue(queued.job, onMainActor: queued.onMainActor) }
     for sleep in sleeps {
       let left = sleep.entry?.remaining() ?? sleep.delay
       sleep.entry?.cancel()
       let cancelled = sleep.task?.value.isCancelled ?? false
-      reenqueue(
+      router.reenqueue(
         sleep.wakeUp.job, onMainActor: sleep.wakeUp.onMainActor, after: cancelled ? .zero : left)
     }
   }
 }
 
 extension DeterministicRun.State {
+  /// The run made progress: it no longer looks deadlocked.
+  mutating func clearSuspicion(_ flag: borrowing Atomic<Bool>) {
+    guard graceDeadline != nil else { return }
+    graceDeadline = nil
+    flag.store(false, ordering: .relaxed)
+  }
+
   /// Forgets a plain sleep (fired, cancelled or handed back), releasing its task.
   mutating func removePlainSleep(_ id: UInt64) -> DeterministicRun.PlainSleep? {
     guard let sleep = plainSleeps.removeValue(forKey: id) else { return nil }

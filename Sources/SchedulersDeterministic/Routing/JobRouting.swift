@@ -1,0 +1,100 @@
+// How a deterministic run gets every job of the process onto its queue. Two backends do it,
+// behind this one contract (see docs/deterministic-execution.md, "Two routing backends"):
+//
+// - custom executors: the "Custom Main and Global Executors" pitch, shipped in Swift 6.3 as the
+//   SPI `ExperimentalCustomExecutors` (CustomExecutorRouting.swift, the only file that names
+//   the SPI, compiled only for the toolchains it was verified on);
+// - runtime hooks: the hook variables of `libswift_Concurrency`, found with `dlsym` at run
+//   time, present since Swift 5.5 (RuntimeHookRouting.swift).
+//
+// The run (Run/DeterministicRun.swift) knows neither: it asks the selected backend to start
+// and stop routing, to run a job it took from its queue, and to hand a job back to whoever is
+// in charge when the run ends.
+
+import Dispatch
+import Schedulers
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// What a deterministic run needs from whatever routes the process's jobs to it.
+protocol JobRouter: Sendable {
+  /// Which backend this is, as `DeterministicExecution.backend` reports it.
+  var backend: DeterministicExecution.Backend { get }
+
+  /// Starts sending jobs to `DeterministicRun.active` (already set). Called before the body's
+  /// task is created, so the body's first job is routed.
+  func beginRouting()
+
+  /// Stops sending jobs to runs (`DeterministicRun.active` is already cleared), and puts back
+  /// what was there before the run.
+  func endRouting()
+
+  /// Whether jobs still reach the run: `false` when another library replaced the routing
+  /// during the run. The deadlock report says so, with `endRoutingReport`.
+  func isStillRouting() -> Bool
+
+  /// What a failure report says when routing was taken over.
+  var endRoutingReport: String? { get }
+
+  /// Runs a job taken from a run's queue, on the calling thread (main-actor jobs: on the main
+  /// queue already).
+  func run(_ job: UnownedJob, onMainActor: Bool)
+
+  /// Enqueues a job on whichever executor is in charge now (a later run, or the platform's).
+  func reenqueue(_ job: UnownedJob, onMainActor: Bool)
+}
+
+extension JobRouter {
+  /// Enqueues a job on the platform's executors after `delay` of real time (a plain sleep
+  /// still pending when its run ended).
+  func reenqueue(_ job: UnownedJob, onMainActor: Bool, after delay: Duration) {
+    // About 136 years: longer real-time waits are waits until cancelled, and Dispatch's
+    // deadline arithmetic need not hold more.
+    let delay = min(delay, .seconds(Int64(1) << 32))
+    guard delay > .zero, let nanoseconds = Nanoseconds.checked(delay) else {
+      return reenqueue(job, onMainActor: onMainActor)
+    }
+    let job = UncheckedSendable(job)
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+      self.reenqueue(job.value, onMainActor: onMainActor)
+    }
+  }
+}
+
+/// The environment variable that forces a backend, for this package's own tests: `hooks`
+/// forces the runtime hooks, `custom-executors` the SPI, `unavailable` simulates a platform
+/// with neither. Read once, at the first run. Not for apps, and not needed by tests: the
+/// default is the best backend the platform has.
+let backendOverrideVariable = "SCHEDULERS_DETERMINISTIC_BACKEND"
+
+/// The backend of this process, chosen at the first run and kept: the custom executors where
+/// they are compiled in and the OS has them, the runtime hooks otherwise, or nothing (and a
+/// failure at every run) where neither works.
+let jobRouter: (any JobRouter)? = {
+  let forced = getenv(backendOverrideVariable).map { String(cString: $0) }
+  switch forced {
+  case "hooks": return RuntimeHookRouter.make()
+  case "unavailable": return nil
+  case "custom-executors": return CustomExecutorRouter.make()
+  default: return CustomExecutorRouter.make() ?? RuntimeHookRouter.make()
+  }
+}()
+
+/// Why no backend routes jobs in this process, for the failure a run records.
+let unavailableReason: String = {
+  let forced = getenv(backendOverrideVariable).map { String(cString: $0) }
+  if forced == "unavailable" {
+    return "\(backendOverrideVariable)=unavailable simulates a platform with neither backend"
+  }
+  if forced == "custom-executors" {
+    return CustomExecutorRouter.unavailableReason
+      + " (\(backendOverrideVariable)=custom-executors forbids the runtime hooks)"
+  }
+  return "\(CustomExecutorRouter.unavailableReason), and \(RuntimeHookRouter.unavailableReason)"
+}()

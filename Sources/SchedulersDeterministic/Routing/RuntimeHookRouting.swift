@@ -1,0 +1,363 @@
+// The runtime-hooks backend: the hook variables of `libswift_Concurrency`, plain C globals that
+// every Swift runtime since 5.5 exports, found with `dlsym` so that this compiles with every
+// toolchain. See ../../../../docs/deterministic-execution.md for what was measured with them.
+//
+// - `swift_task_enqueueGlobal_hook` receives every job for the global executor;
+// - `swift_task_getMainExecutor_hook` makes the main actor's executor a serial executor of
+//   ours while a run routes (the main-executor enqueue hook is never called, swiftlang/swift
+//   issue 63104), which forwards to the platform's main executor when no run is active;
+// - the delay and deadline hooks receive plain `Task.sleep`s, on runtimes before 6.3.
+//
+// The hooks are process-wide and other libraries set them too (swift-concurrency-extras'
+// `withMainSerialExecutor` sets the first): a run installs them when it starts, chains to what
+// was there before for every job that is not the run's, and restores it when it ends.
+
+import Dispatch
+import Schedulers
+import Synchronization
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+#if !os(WASI) && !os(Windows)
+  // The hooks' types, as the runtime declares them (include/swift/Runtime/ConcurrencyHooks.def):
+  // Swift calling convention, no context, the original implementation as the last argument.
+  typealias EnqueueGlobalOriginal = @convention(thin) (UnownedJob) -> Void
+  typealias EnqueueGlobalHook = @convention(thin) (UnownedJob, EnqueueGlobalOriginal) -> Void
+  typealias DelayOriginal = @convention(thin) (UInt64, UnownedJob) -> Void
+  typealias DelayHook = @convention(thin) (UInt64, UnownedJob, DelayOriginal) -> Void
+  typealias DeadlineOriginal =
+    @convention(thin) (Int64, Int64, Int64, Int64, Int32, UnownedJob) -> Void
+  typealias DeadlineHook =
+    @convention(thin) (Int64, Int64, Int64, Int64, Int32, UnownedJob, DeadlineOriginal) -> Void
+  typealias GetMainExecutorOriginal = @convention(thin) () -> UnownedSerialExecutor
+  typealias GetMainExecutorHook =
+    @convention(thin) (GetMainExecutorOriginal) -> UnownedSerialExecutor
+  typealias GetTime =
+    @convention(thin) (UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>, Int32) -> Void
+
+  /// Routes jobs by setting the runtime's hook variables for the length of each run.
+  final class RuntimeHookRouter: JobRouter, @unchecked Sendable {
+    // `@unchecked Sendable`: the pointers are the runtime's global variables, written only
+    // while the run gate is held (one run at a time) and read by the runtime from any thread,
+    // as every user of these hooks does; `previous` is behind a lock.
+
+    /// Why the hooks cannot route here, when `make()` finds them missing.
+    static var unavailableReason: String {
+      guard let process = dlopen(nil, RTLD_NOW) else { return "dlopen found no process image" }
+      if dlsym(process, "swift_task_enqueueGlobal_hook") == nil {
+        return "the concurrency runtime's hook variables were not found (dlsym)"
+      }
+      // The main executor's hook arrived with the Swift 6.2 runtime (the 26.0 generation of
+      // Apple platforms); without it main-actor jobs cannot be routed, and "nothing left to
+      // run" would not be exact.
+      return """
+        this concurrency runtime has no swift_task_getMainExecutor_hook (it arrived with the \
+        Swift 6.2 runtime, the 26.0 generation of Apple platforms), so main-actor jobs cannot \
+        be routed
+        """
+    }
+
+    /// Whether this runtime sends a plain `Task.sleep` through the delay and deadline hooks:
+    /// before the Swift 6.3 runtime it does; from 6.3 on, `Task.sleep` goes to the current
+    /// scheduling executor instead (stdlib `TaskSleep.swift`; measured here on 6.3.1: no hook
+    /// call). On Linux the runtime comes with the toolchain.
+    static let runtimeCallsDelayHooks: Bool = {
+      #if canImport(Darwin)
+        if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
+          return false
+        }
+        return true
+      #elseif compiler(>=6.3)
+        return false
+      #else
+        return true
+      #endif
+    }()
+
+    struct Hooks {
+      var enqueueGlobal: EnqueueGlobalHook?
+      var delay: DelayHook?
+      var deadline: DeadlineHook?
+      var getMainExecutor: GetMainExecutorHook?
+    }
+
+    private let enqueueGlobalVariable: UnsafeMutablePointer<EnqueueGlobalHook?>
+    private let delayVariable: UnsafeMutablePointer<DelayHook?>
+    private let deadlineVariable: UnsafeMutablePointer<DeadlineHook?>
+    private let getMainExecutorVariable: UnsafeMutablePointer<GetMainExecutorHook?>
+    /// The runtime's `swift_task_enqueueGlobal`, which consults whatever hook is set now.
+    let enqueueGlobal: EnqueueGlobalOriginal
+    /// The runtime's clock, for the deadlines the deadline hook receives.
+    let getTime: GetTime?
+    /// What the hooks held before the current run set them: its jobs are theirs.
+    let previous = Mutex(Hooks())
+
+    /// The process's router, once its hooks are found; `nil` where they are not.
+    static func make() -> RuntimeHookRouter? {
+      guard let process = dlopen(nil, RTLD_NOW) else { return nil }
+      func find<T>(_ name: String, as type: T.Type) -> UnsafeMutablePointer<T?>? {
+        dlsym(process, name)?.assumingMemoryBound(to: T?.self)
+      }
+      func function<T>(_ name: String, as type: T.Type) -> T? {
+        dlsym(process, name).map { unsafeBitCast($0, to: type) }
+      }
+      guard
+        let enqueueGlobalVariable = find(
+          "swift_task_enqueueGlobal_hook", as: EnqueueGlobalHook.self),
+        let delayVariable = find("swift_task_enqueueGlobalWithDelay_hook", as: DelayHook.self),
+        let deadlineVariable = find(
+          "swift_task_enqueueGlobalWithDeadline_hook", as: DeadlineHook.self),
+        let getMainExecutorVariable = find(
+          "swift_task_getMainExecutor_hook", as: GetMainExecutorHook.self),
+        let enqueueGlobal = function("swift_task_enqueueGlobal", as: EnqueueGlobalOriginal.self)
+      else { return nil }
+      // Read before any hook of ours is set: the platform's own main executor.
+      _ = HookMainExecutor.platformMainExecutor
+      return RuntimeHookRouter(
+        enqueueGlobalVariable: enqueueGlobalVariable, delayVariable: delayVariable,
+        deadlineVariable: deadlineVariable, getMainExecutorVariable: getMainExecutorVariable,
+        enqueueGlobal: enqueueGlobal, getTime: function("swift_get_time", as: GetTime.self))
+    }
+
+    private init(
+      enqueueGlobalVariable: UnsafeMutablePointer<EnqueueGlobalHook?>,
+      delayVariable: UnsafeMutablePointer<DelayHook?>,
+      deadlineVariable: UnsafeMutablePointer<DeadlineHook?>,
+      getMainExecutorVariable: UnsafeMutablePointer<GetMainExecutorHook?>,
+      enqueueGlobal: @escaping EnqueueGlobalOriginal, getTime: GetTime?
+    ) {
+      self.enqueueGlobalVariable = enqueueGlobalVariable
+      self.delayVariable = delayVariable
+      self.deadlineVariable = deadlineVariable
+      self.getMainExecutorVariable = getMainExecutorVariable
+      self.enqueueGlobal = enqueueGlobal
+      self.getTime = getTime
+    }
+
+    var backend: DeterministicExecution.Backend { .runtimeHooks }
+
+    func beginRouting() {
+      previous.withLock {
+        $0 = Hooks(
+          enqueueGlobal: enqueueGlobalVariable.pointee, delay: delayVariable.pointee,
+          deadline: deadlineVariable.pointee, getMainExecutor: getMainExecutorVariable.pointee)
+      }
+      getMainExecutorVariable.pointee = routedGetMainExecutor
+      delayVariable.pointee = routedDelay
+      deadlineVariable.pointee = routedDeadline
+      enqueueGlobalVariable.pointee = routedEnqueueGlobal
+    }
+
+    func endRouting() {
+      let saved = previous.withLock { $0 }
+      // Restored even when replaced: a library that set the hook inside the run (for example
+      // `withMainSerialExecutor`, which sets it again rather than restoring it) would
+      // otherwise leave it set for the rest of the process. (`withMainSerialExecutor` inside
+      // a run is harmless here: its hook sends every job to the main actor, whose executor
+      // is still the run's.)
+      enqueueGlobalVariable.pointee = saved.enqueueGlobal
+      delayVariable.pointee = saved.delay
+      deadlineVariable.pointee = saved.deadline
+      getMainExecutorVariable.pointee = saved.getMainExecutor
+    }
+
+    var endRoutingReport: String? {
+      """
+      The runtime's global enqueue hook was replaced during the run (by \
+      withMainSerialExecutor called inside it, or another library that sets \
+      swift_task_enqueueGlobal_hook), so the run stopped seeing its jobs. Call such a \
+      function outside withDeterministicExecution, not inside it.
+      """
+    }
+
+    func isStillRouting() -> Bool {
+      same(enqueueGlobalVariable.pointee, routedEnqueueGlobal)
+    }
+
+    func run(_ job: UnownedJob, onMainActor: Bool) {
+      if onMainActor {
+        job.runSynchronously(on: HookMainExecutor.shared.asUnownedSerialExecutor())
+      } else {
+        // On a task executor of ours, so that `Task.yield()`, which enqueues on the current
+        // executor rather than through the global hook, comes back to the run (run as the
+        // global executor runs it, a yield would bypass the hook: `aYieldingTaskStaysInTheRun`).
+        job.runSynchronously(on: HookTaskExecutor.shared.asUnownedTaskExecutor())
+      }
+    }
+
+    func reenqueue(_ job: UnownedJob, onMainActor: Bool) {
+      if onMainActor {
+        HookMainExecutor.shared.enqueue(job)
+      } else {
+        enqueueGlobal(job)
+      }
+    }
+
+    /// Sends a job the run does not take to whatever the hook held before the run.
+    func forwardGlobal(_ job: UnownedJob, _ original: EnqueueGlobalOriginal) {
+      if let hook = previous.withLock({ $0.enqueueGlobal }) {
+        hook(job, original)
+      } else {
+        original(job)
+      }
+    }
+
+    func forwardDelay(_ delay: UInt64, _ job: UnownedJob, _ original: DelayOriginal) {
+      if let hook = previous.withLock({ $0.delay }) {
+        hook(delay, job, original)
+      } else {
+        original(delay, job)
+      }
+    }
+
+    func forwardDeadline(
+      _ deadline: (Int64, Int64, Int64, Int64, Int32), _ job: UnownedJob,
+      _ original: DeadlineOriginal
+    ) {
+      let (seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock) = deadline
+      if let hook = previous.withLock({ $0.deadline }) {
+        hook(seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job, original)
+      } else {
+        original(seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job)
+      }
+    }
+
+    /// How far a deadline on one of the runtime's clocks is from now; `nil` without the clock.
+    func delay(untilSeconds seconds: Int64, nanoseconds: Int64, clock: Int32) -> Duration? {
+      guard let getTime else { return nil }
+      var nowSeconds: Int64 = 0
+      var nowNanoseconds: Int64 = 0
+      getTime(&nowSeconds, &nowNanoseconds, clock)
+      return .seconds(seconds - nowSeconds) + .nanoseconds(nanoseconds - nowNanoseconds)
+    }
+  }
+
+  /// The router while the hooks backend is the process's; the hooks read it (they are
+  /// context-free functions, so they cannot capture it).
+  private var hookRouter: RuntimeHookRouter? { jobRouter as? RuntimeHookRouter }
+
+  private func same<T>(_ a: T?, _ b: T) -> Bool {
+    guard let a else { return false }
+    return unsafeBitCast(a, to: UnsafeRawPointer.self)
+      == unsafeBitCast(b, to: UnsafeRawPointer.self)
+  }
+
+  private let routedEnqueueGlobal: EnqueueGlobalHook = { job, original in
+    if let run = DeterministicRun.active {
+      run.enqueue(job, onMainActor: false)
+    } else if let router = hookRouter {
+      router.forwardGlobal(job, original)
+    } else {
+      original(job)
+    }
+  }
+
+  private let routedGetMainExecutor: GetMainExecutorHook = { _ in
+    HookMainExecutor.shared.asUnownedSerialExecutor()
+  }
+
+  // Only the run's own tasks sleep on its virtual clock: the hooks are called on the sleeping
+  // task, so its task-locals tell whether it belongs to the run. (Reached only on runtimes
+  // before 6.3; see `runtimeCallsDelayHooks`.)
+  private let routedDelay: DelayHook = { delay, job, original in
+    if let run = DeterministicRun.active, DeterministicRun.current === run,
+      run.enqueue(
+        job, onMainActor: false, after: .nanoseconds(delay), fromDeadline: false)
+    {
+      return
+    }
+    hookRouter?.forwardDelay(delay, job, original) ?? original(delay, job)
+  }
+
+  private let routedDeadline: DeadlineHook = {
+    seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job, original in
+    if let run = DeterministicRun.active, DeterministicRun.current === run,
+      let delay = hookRouter?.delay(untilSeconds: seconds, nanoseconds: nanoseconds, clock: clock),
+      run.enqueue(job, onMainActor: false, after: delay, fromDeadline: true)
+    {
+      return
+    }
+    let deadline = (seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock)
+    if let router = hookRouter {
+      router.forwardDeadline(deadline, job, original)
+    } else {
+      original(seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job)
+    }
+  }
+
+  /// The main actor's executor while a run routes: the run's queue while a run is active, the
+  /// platform's main executor otherwise (a task that suspended on the main actor during a run
+  /// keeps this executor, so it must keep working after the run).
+  final class HookMainExecutor: SerialExecutor, @unchecked Sendable {
+    // `@unchecked Sendable`: no stored state.
+    static let shared = HookMainExecutor()
+
+    /// The platform's main executor, read before any hook of ours was set.
+    static let platformMainExecutor = MainActor.sharedUnownedExecutor
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      enqueue(UnownedJob(job))
+    }
+
+    func enqueue(_ job: UnownedJob) {
+      if let run = DeterministicRun.active {
+        run.enqueue(job, onMainActor: true)
+      } else {
+        // The platform's main executor is the main queue, on every platform with the hooks.
+        let job = UncheckedSendable(job)
+        DispatchQueue.main.async {
+          job.value.runSynchronously(on: HookMainExecutor.platformMainExecutor)
+        }
+      }
+    }
+
+    /// Main-actor jobs always run on the main queue (routed ones too): that is the isolation
+    /// the runtime asks about when this executor and the platform's are compared.
+    func checkIsolated() {
+      dispatchPrecondition(condition: .onQueue(.main))
+    }
+
+    #if compiler(>=6.2)
+      func isIsolatingCurrentContext() -> Bool? {
+        DispatchQueue.getSpecific(key: mainQueueMarker) != nil
+      }
+    #endif
+  }
+
+  /// Set on the main queue, to ask without trapping whether code runs on it.
+  private let mainQueueMarker: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+  }()
+
+  /// The task executor the run's global jobs run on: what they enqueue on it (`Task.yield()`)
+  /// comes back to the run, or goes to the global executor when no run is active.
+  final class HookTaskExecutor: TaskExecutor, @unchecked Sendable {
+    // `@unchecked Sendable`: no stored state.
+    static let shared = HookTaskExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      let job = UnownedJob(job)
+      if let run = DeterministicRun.active {
+        run.enqueue(job, onMainActor: false)
+      } else {
+        // Only the hooks router runs jobs on this executor, so it is the process's router.
+        hookRouter?.enqueueGlobal(job)
+      }
+    }
+  }
+#else
+  /// WASI and Windows: no `dlsym`, so no hooks.
+  struct RuntimeHookRouter {
+    static let unavailableReason = "the runtime hooks need dlsym, which this platform lacks"
+    static let runtimeCallsDelayHooks = false
+    static func make() -> (any JobRouter)? { nil }
+  }
+#endif

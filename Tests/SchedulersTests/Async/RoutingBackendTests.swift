@@ -1,0 +1,167 @@
+import Dispatch
+import Schedulers
+import SchedulersTesting
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The two routing backends behind one contract, and what differs between them. CI runs the
+/// whole suite under each (`SCHEDULERS_DETERMINISTIC_BACKEND=hooks` forces the runtime hooks),
+/// and this suite once more with `SCHEDULERS_DETERMINISTIC_BACKEND=unavailable`, which
+/// simulates a platform with neither.
+@Suite("Routing backends")
+struct RoutingBackendTests {
+  /// The variable CI sets, read the way the package reads it.
+  static let forced = getenv("SCHEDULERS_DETERMINISTIC_BACKEND").map { String(cString: $0) }
+
+  @Test func theBackendInUseIsTheOneAskedForOrTheBestThePlatformHas() {
+    let backend = DeterministicExecution.backend
+    switch Self.forced {
+    case "hooks":
+      #expect(backend == .runtimeHooks)
+      #expect(backend.description == "runtime hooks")
+    case "unavailable":
+      #expect(!backend.isAvailable)
+      #expect(backend.description.contains("simulates a platform with neither backend"))
+    default:
+      #if compiler(>=6.3) && compiler(<6.4) && os(Linux)
+        // Linux's runtime comes with the toolchain, and Swift 6.3 compiles the SPI in.
+        #expect(backend == .customExecutors)
+        #expect(backend.plainTaskSleepIsVirtual)
+      #else
+        #expect(backend.isAvailable)
+      #endif
+    }
+  }
+
+  /// The documented difference: with the runtime hooks on a 6.3 or later runtime, the runtime
+  /// sends a plain `Task.sleep` to no hook, so it sleeps in real time, unseen by the run. A
+  /// body that waits on one is reported as a deadlock that names the backend and says what to
+  /// do, instead of hanging or passing by luck.
+  @Test(
+    .enabled(
+      if: DeterministicExecution.backend.isAvailable
+        && !DeterministicExecution.backend.plainTaskSleepIsVirtual))
+  func aPlainSleepTheRuntimeHidesIsReportedNamingTheBackend() async throws {
+    let scheduler = DispatchQueue.test
+    await withKnownIssue {
+      _ = try? await withDeterministicExecution(scheduler: scheduler) {
+        try await Task.sleep(for: .seconds(3_600))
+      }
+    } matching: { issue in
+      issue.description.contains("deadlocked")
+        && issue.description.contains("Routing: runtime hooks.")
+        && issue.description.contains(
+          "a plain Task.sleep inside the run sleeps in real time, unseen by the run")
+    }
+  }
+
+  /// What the same test does with a sleep on the scheduler's clock instead: virtual on every
+  /// backend.
+  @Test(.deterministicExecutionIsAvailable)
+  func aSleepOnTheSchedulersClockIsVirtualOnEveryBackend() async throws {
+    let scheduler = DispatchQueue.test
+    let woke = Counter()
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let sleeper = Task {
+        try await Task.sleep(for: .seconds(3_600), clock: scheduler.clock)
+        woke.increment()
+      }
+      await scheduler.advance(by: .seconds(3_599))
+      #expect(woke.value == 0)
+      await scheduler.advance(by: .seconds(1))
+      #expect(woke.value == 1)
+      try await sleeper.value
+    }
+  }
+
+  /// `Task.yield()` enqueues on the current executor, not through the global hook: the hooks
+  /// backend runs the run's jobs on a task executor of its own so that a yield comes back to
+  /// the run. Without that, the yielding task would run beside the driver.
+  @Test(.deterministicExecutionIsAvailable)
+  func aYieldingTaskStaysInTheRun() async throws {
+    let scheduler = DispatchQueue.test
+    let steps = Recorder<String>()
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let yielder = Task {
+        for step in 1...3 {
+          steps.append("yield \(step)")
+          await Task.yield()
+        }
+      }
+      await scheduler.advance()
+      // Idle means the yielder ran to its end: every yield came back to the run's queue.
+      #expect(steps.values == ["yield 1", "yield 2", "yield 3"])
+      await yielder.value
+    }
+  }
+
+  /// Where neither backend works, a run must not quietly become a racing test: it records an
+  /// issue in the running test that says so and why, and throws without running the body.
+  @Test(.enabled(if: !DeterministicExecution.backend.isAvailable))
+  func whereNoBackendWorksARunFailsLoudlyAndDoesNotRunItsBody() async throws {
+    let ran = Counter()
+    var thrown: (any Error)?
+    await withKnownIssue {
+      do {
+        try await withDeterministicExecution(scheduler: DispatchQueue.test) {
+          ran.increment()
+        }
+      } catch {
+        thrown = error
+      }
+    } matching: { issue in
+      issue.description.contains("Deterministic execution is unavailable here")
+        && issue.description.contains("simulates a platform with neither backend")
+    }
+    #expect(ran.value == 0)
+    #expect(thrown is DeterministicExecutionError)
+  }
+
+  /// The trait reports it the same way, at the test.
+  @Test(.enabled(if: !DeterministicExecution.backend.isAvailable))
+  func whereNoBackendWorksTheTraitFailsLoudlyToo() async throws {
+    await withKnownIssue {
+      _ = try? await withDeterministicExecution {}
+    } matching: { issue in
+      issue.description.contains("Deterministic execution is unavailable here")
+    }
+  }
+}
+
+/// A run that deadlocks beside an unrelated task that keeps polling: the poller's jobs go
+/// through the run (routing is process-wide) but cannot put the deadlock report off, because
+/// only the run's own jobs restart the 100 ms grace.
+@Suite("Deadlock beside an unrelated poller")
+struct DeadlockBesideAPollerTests {
+  @Test(.deterministicExecutionIsAvailable, .timeLimit(.minutes(1)))
+  func aDeadlockIsReportedWhileAnUnrelatedTaskKeepsPolling() async throws {
+    let polls = Atomic<Int>(0)
+    let pollLimit = 4_000  // 5 ms apart: 20 s, far longer than the grace
+    let poller = Task.detached {
+      while polls.load(ordering: .relaxed) < pollLimit, !Task.isCancelled {
+        try? await Task.sleep(for: .milliseconds(5))
+        polls.add(1, ordering: .relaxed)
+      }
+    }
+    let scheduler = DispatchQueue.test
+    await withKnownIssue {
+      _ = try? await withDeterministicExecution(scheduler: scheduler) {
+        try await scheduler.sleep(for: .seconds(1))  // nobody advances: a deadlock
+      }
+    } matching: { issue in
+      issue.description.contains("deadlocked")
+    }
+    // The report came while the poller was still polling (before, it came only once the
+    // poller stopped), and the poller went through the run: it polled at least once.
+    let pollsAtReport = polls.load(ordering: .relaxed)
+    poller.cancel()
+    await poller.value
+    #expect(pollsAtReport < pollLimit)
+  }
+}

@@ -1,0 +1,20 @@
+import SchedulersTesting
+import Testing
+
+extension Trait where Self == ConditionTrait {
+  /// For tests of plain `Task.sleep` on the virtual clock: the custom-executors backend, and
+  /// the runtime hooks on runtimes before 6.3. Elsewhere a plain sleep is real time, which
+  /// `RoutingBackendTests` checks.
+  static var plainTaskSleepIsVirtual: Self {
+    .enabled(
+      if: DeterministicExecution.backend.plainTaskSleepIsVirtual,
+      "with the \(DeterministicExecution.backend) backend a plain Task.sleep is real time")
+  }
+
+  /// For tests that need a deterministic run: every backend but none.
+  static var deterministicExecutionIsAvailable: Self {
+    .enabled(
+      if: DeterministicExecution.backend.isAvailable,
+      "deterministic execution is \(DeterministicExecution.backend)")
+  }
+}
