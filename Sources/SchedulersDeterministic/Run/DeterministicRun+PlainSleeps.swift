@@ -1,0 +1,153 @@
+// Plain `Task.sleep` inside a run: the runtime hands a sleeping task's wake-up to the routing
+// backend, which gives it to the run; the run puts it on its test scheduler's virtual clock,
+// keyed by the sleeping task's address, so that a cancellation (which resumes the task before
+// the wake-up fires) can take it off again.
+
+import Dispatch
+import Schedulers
+
+extension DeterministicRun {
+  /// A plain `Task.sleep` of one of the run's tasks, waiting on the virtual clock.
+  struct PlainSleep {
+    /// The runtime's wake-up job: it resumes the sleeper, or does nothing if the sleep was
+    /// cancelled. It must run either way (it frees the sleep's state).
+    var wakeUp: QueuedJob
+    /// The sleeping task, retained, to see whether it was cancelled.
+    var task: UncheckedSendable<UnsafeCurrentTask>?
+    /// "a Task.sleep", with the task's name when it has one.
+    var label: String
+    /// The delay it asked for.
+    var delay: Duration
+    /// Its entry on the test scheduler; `nil` while it is being registered, and for a sleep
+    /// longer than the virtual clock can hold (it waits until cancelled or the run ends).
+    var entry: VirtualSleepEntry?
+
+    /// The sleeping task's address: the job a cancellation enqueues when it resumes the task.
+    var taskAddress: UInt? { task.map { unsafeBitCast($0.value, to: UInt.self) } }
+
+    /// Whether it waits until cancelled. (Registration and scheduling happen in one job of
+    /// the run, so the driver never sees a sleep between the two.)
+    var isBeyondTheClock: Bool { entry == nil }
+  }
+
+  /// Enqueues a timed job (a plain `Task.sleep` of one of the run's tasks, called on that
+  /// task) on the run's virtual clock, or in real time as outside work when the run has no
+  /// test scheduler. Returns `false` to leave the job to the platform when the delay is not a
+  /// `Duration`.
+  ///
+  /// The runtime hands over a deadline on a real clock, read a moment before: the few
+  /// microseconds between that reading and this call are real time that must not leak into
+  /// virtual time, so a delay derived from a deadline is rounded to the nearest millisecond.
+  /// A delay that is zero or less after that returns at once, as it would outside a run.
+  func enqueue(
+    _ job: UnownedJob, onMainActor: Bool, after delay: Duration?, fromDeadline: Bool
+  ) -> Bool {
+    guard var delay, !state.withLock({ $0.isClosed }) else { return false }
+    if fromDeadline {
+      let milliseconds =
+        (Double(delay.components.seconds) * 1_000
+        + Double(delay.components.attoseconds) / 1e15).rounded()
+      // Past Int64 milliseconds (a sleep "until cancelled") the rounding no longer matters.
+      if milliseconds.magnitude < 9.2e18 { delay = .milliseconds(Int64(milliseconds)) }
+    }
+    if delay <= .zero {
+      enqueue(job, onMainActor: onMainActor)
+      return true
+    }
+    if scheduleVirtualSleep == nil, let nanoseconds = Nanoseconds.checked(delay) {
+      beginOutsideWork()
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+        self.enqueueOrForward(job, onMainActor: onMainActor)
+        self.endOutsideWork()
+      }
+      return true
+    }
+    // Retained while it sleeps, so its address stays its own.
+    let task = withUnsafeCurrentTask { $0 }
+    var label = "a Task.sleep"
+    if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *),
+      let name = Task.name
+    {
+      label = "a Task.sleep in task \"\(name)\""
+    }
+    // Registered before it is scheduled, so that firing always finds it.
+    let id = state.withLock { state -> UInt64 in
+      state.nextPlainSleep += 1
+      let id = state.nextPlainSleep
+      state.plainSleeps[id] = PlainSleep(
+        wakeUp: QueuedJob(job: job, onMainActor: onMainActor),
+        task: task.map(UncheckedSendable.init), label: label, delay: delay)
+      if let address = state.plainSleeps[id]?.taskAddress { state.plainSleepsByTask[address] = id }
+      return id
+    }
+    // Without a scheduler, or past what its clock holds, the sleep waits here until its task
+    // is cancelled (past Int nanoseconds, 292 years, real time would not come either): not
+    // outside work the run waits for.
+    let entry = scheduleVirtualSleep?(delay, label) {
+      if let sleep = self.state.withLock({ $0.removePlainSleep(id) }) {
+        self.enqueueOrForward(sleep.wakeUp.job, onMainActor: sleep.wakeUp.onMainActor)
+      }
+    }
+    let cancelledMeanwhile = state.withLock { state -> Bool in
+      guard state.plainSleeps[id] != nil else { return true }
+      state.plainSleeps[id]?.entry = entry
+      return false
+    }
+    // Cancelled between registering and scheduling: the entry must not stay behind.
+    if cancelledMeanwhile { entry?.cancel() }
+    return true
+  }
+
+  /// A job of the run is being enqueued: if it is a task sleeping on the virtual clock, it was
+  /// resumed before its wake-up fired, which only cancellation does. Its wake-up then leaves
+  /// the test scheduler at once (as a sleep on the scheduler does when cancelled) and runs now,
+  /// finding the sleep cancelled. (A sleeper isolated to an actor is resumed through the
+  /// actor's own job instead; the driver finds those when the run is next idle.)
+  func dropWakeUpIfCancelled(
+    _ job: UnownedJob, _ state: inout State
+  ) -> PlainSleep? {
+    guard !state.plainSleepsByTask.isEmpty,
+      let id = state.plainSleepsByTask[unsafeBitCast(job, to: UInt.self)]
+    else { return nil }
+    return state.removePlainSleep(id)
+  }
+}
+
+extension DeterministicRun.State {
+  /// Forgets a plain sleep (fired, cancelled or handed back), releasing its task.
+  mutating func removePlainSleep(_ id: UInt64) -> DeterministicRun.PlainSleep? {
+    guard let sleep = plainSleeps.removeValue(forKey: id) else { return nil }
+    if let address = sleep.taskAddress { plainSleepsByTask[address] = nil }
+    return sleep
+  }
+
+  /// Removes the plain sleeps whose task was cancelled and queues their wake-ups (which find
+  /// the sleep cancelled and free it), returning their test-scheduler entries to cancel
+  /// outside the lock; `nil` when there are none.
+  mutating func takeCancelledPlainSleeps() -> [VirtualSleepEntry]? {
+    guard !plainSleeps.isEmpty else { return nil }
+    let cancelled = plainSleeps.filter { $0.value.task?.value.isCancelled == true }.keys.sorted()
+    guard !cancelled.isEmpty else { return nil }
+    var entries: [VirtualSleepEntry] = []
+    for id in cancelled {
+      guard let sleep = removePlainSleep(id) else { continue }
+      jobs.append(sleep.wakeUp)
+      if let entry = sleep.entry { entries.append(entry) }
+    }
+    return entries
+  }
+}
+
+/// Puts a plain sleep's wake-up on a test scheduler's virtual clock: given the delay, a label
+/// for failure messages and the action that wakes the sleeper, it returns the scheduled entry,
+/// or `nil` when the delay is longer than the virtual clock can hold.
+typealias ScheduleVirtualSleep =
+  @Sendable (Duration, String, @escaping @Sendable () -> Void) -> VirtualSleepEntry?
+
+/// A plain sleep's wake-up on a test scheduler.
+struct VirtualSleepEntry: Sendable {
+  /// Removes the wake-up from the scheduler.
+  let cancel: @Sendable () -> Void
+  /// The virtual time left until the wake-up, `nil` once the scheduler is gone.
+  let remaining: @Sendable () -> Duration?
+}
