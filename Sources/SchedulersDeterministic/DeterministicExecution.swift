@@ -24,13 +24,15 @@ import Synchronization
 /// ```
 ///
 /// - Plain `Task.sleep` inside the run follows `scheduler`'s virtual clock, to the nearest
-///   millisecond: the runtime hands over a deadline read from a real clock, and the moment
-///   between that reading and the hand-over is rounded away. For exact virtual time, sleep on
-///   the scheduler (`scheduler.sleep(for:)`) or pass `scheduler.clock` to `Clock`-taking APIs.
-///   Without a scheduler, plain `Task.sleep` sleeps in real time, as outside work. Plain sleeps
-///   still pending when the run ends are released (woken) then. Only the run's own tasks (the
-///   body and the tasks it creates, not detached ones) sleep on the virtual clock: other tasks
-///   keep real time, so a test's `.timeLimit` still measures real time.
+///   millisecond, where the backend can see it (``DeterministicExecution/Backend/plainTaskSleepIsVirtual``):
+///   the runtime hands over a deadline read from a real clock, and the moment between that
+///   reading and the hand-over is rounded away. For exact virtual time on every backend, sleep
+///   on the scheduler (`scheduler.sleep(for:)`) or pass `scheduler.clock` to `Clock`-taking
+///   APIs. Without a scheduler, plain `Task.sleep` sleeps in real time, as outside work. Plain
+///   sleeps still pending when the run ends are reported, and go on sleeping outside the run,
+///   in real time, for the virtual time they had left. Only the run's own tasks (the body and
+///   the tasks it creates, not detached ones) sleep on the virtual clock: other tasks keep real
+///   time, so a test's `.timeLimit` still measures real time.
 /// - Work that escapes the run (Dispatch, threads, I/O) must be awaited through
 ///   ``withOutsideWork(_:)``; otherwise the run reports a deadlock as soon as nothing else can
 ///   make progress.
@@ -44,9 +46,11 @@ import Synchronization
 ///   `Task.sleep`s keep real time).
 /// - Outside a run, the process behaves normally.
 ///
-/// Where SE-0471 custom executors are missing (toolchains before Swift 6.3, Apple platforms
-/// before the 26.4 generation) the body simply runs, and async `advance` falls back to the
-/// synchronous one.
+/// Jobs reach the run through one of two backends (``DeterministicExecution/backend``): the
+/// custom-executor SPI of Swift 6.3, or the runtime's hook variables elsewhere. Where neither
+/// works (WASI, Windows, Apple OSes before the 26.0 generation) the run records a failure that
+/// says so and throws ``DeterministicExecutionError`` without running the body: never a
+/// quietly racing test.
 ///
 /// `outsideWorkTimeout` is how long, in real time, the run waits for work begun with
 /// ``withOutsideWork(_:)`` to finish while nothing else in the run can progress, before it

@@ -56,9 +56,30 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     return immediate.now
   }
 
-  /// Zero, without recording a failure: reading the tolerance schedules nothing, and the
-  /// convenience `schedule` overloads read it on every call, which would report one use twice.
-  public var minimumTolerance: SchedulerTimeType.Stride { immediate.minimumTolerance }
+  /// Records a failure, as combine-schedulers' unimplemented scheduler does, then returns zero.
+  ///
+  /// The convenience `schedule(after:_:)` overloads read the tolerance before they schedule,
+  /// so one such call through `AnyScheduler` or generic code records two issues (the read and
+  /// the schedule), as with combine-schedulers. Called on the unimplemented scheduler itself,
+  /// its own overloads pass a zero tolerance and record one.
+  public var minimumTolerance: SchedulerTimeType.Stride {
+    fail("read minimumTolerance")
+    return immediate.minimumTolerance
+  }
+
+  /// Records one failure (not a second one for reading the tolerance), then runs the action.
+  public func schedule(after date: SchedulerTimeType, _ action: @escaping SchedulerAction) {
+    schedule(after: date, tolerance: .zero, options: nil, action)
+  }
+
+  /// Records one failure (not a second one for reading the tolerance), then runs the action
+  /// once, as the immediate scheduler does.
+  public func schedule(
+    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+    _ action: @escaping SchedulerAction
+  ) -> any Cancellable {
+    schedule(after: date, interval: interval, tolerance: .zero, options: nil, action)
+  }
 
   public func schedule(options: SchedulerOptions?, _ action: @escaping SchedulerAction) {
     let action = sendableAction(action)

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Schedulers
 import SchedulersTesting
 import Testing
@@ -6,8 +7,34 @@ import Testing
 @Suite("UnimplementedScheduler")
 struct UnimplementedSchedulerTests {
   @Test func anUnusedSchedulerRecordsNothing() {
-    let scheduler = DispatchQueue.unimplemented("unused")
-    #expect(scheduler.minimumTolerance == .zero)  // reading the tolerance schedules nothing
+    _ = DispatchQueue.unimplemented("unused")
+  }
+
+  /// combine-schedulers' own test (`testFailure`) expects reading the tolerance to fail the
+  /// test, and ported suites keep that expectation.
+  @Test func readingTheMinimumToleranceFailsTheTest() {
+    let scheduler = RunLoop.unimplemented
+    withKnownIssue {
+      _ = scheduler.minimumTolerance
+    } matching: { issue in
+      issue.description.contains("An unimplemented scheduler")
+        && issue.description.contains("was used: read minimumTolerance")
+    }
+  }
+
+  /// Through `AnyScheduler`, the convenience overload reads the tolerance, then schedules:
+  /// two issues, as with combine-schedulers. On the scheduler itself, one.
+  @Test func aConvenienceCallThroughAnySchedulerRecordsTheReadAndTheUse() {
+    let erased = DispatchQueue.unimplemented("erased").eraseToAnyScheduler()
+    let uses = Recorder<String>()
+    withKnownIssue {
+      erased.schedule(after: DispatchQueue.virtualEpoch) {}
+    } matching: { issue in
+      uses.append(issue.description.components(separatedBy: "was used: ").last ?? "")
+      return true
+    }
+    #expect(
+      uses.values == ["read minimumTolerance", "called schedule(after:tolerance:options:_:)"])
   }
 
   @Test func everyUseFailsTheTestNamingTheSchedulerTheMethodAndTheCreationSite() {

@@ -15,8 +15,13 @@ extension TestScheduler {
   /// #expect(model.secondsLeft == 2)
   /// ```
   ///
-  /// Outside a deterministic run it advances as the synchronous ``advance(by:fileID:filePath:line:column:)`` does: it wakes
-  /// due sleepers, but their tasks then run concurrently with the caller.
+  /// Outside a deterministic run there is no way to know when a task has run as far as it can.
+  /// The advance then does what combine-schedulers' does, so that suites ported from it keep
+  /// their results: before each step and after each action it yields a burst of times
+  /// (20 yields of detached background tasks), which usually lets the tasks it woke (and a
+  /// task that has not yet registered its sleep) reach their next suspension, and under load
+  /// sometimes does not. A sleeper that registers after the clock has passed its deadline then
+  /// waits for the next advance. For exact steps, advance inside `withDeterministicExecution`.
   ///
   /// Actions run in the caller's isolation (the `isolation` parameter defaults to it), so a
   /// `@MainActor` test's advance runs `{ @MainActor in }` actions on the main actor.
@@ -60,22 +65,31 @@ extension TestScheduler {
     isolation: isolated (any Actor)? = #isolation
   ) async {
     let location = (fileID, filePath, line, column)
-    guard let run = DeterministicRunHook.current else {
-      return advanceSynchronously(to: instant, location: location)
-    }
+    let run = DeterministicRunHook.current
     beginAdvancing("advance(to:)")
     defer { endAdvancing() }
-    await run.untilIdle()
+    await settle(in: run)
     let pending = prepareToRun(through: instant)
     var bound = SameInstantBound(limit: sameInstantBound(pendingAtStart: pending))
     while let (action, movedClock) = popNextAction(dueBy: instant) {
       action()
-      await run.untilIdle()
+      await settle(in: run)
       guard bound.allows(anotherAfterMovingClock: movedClock) else {
         return reportSameInstantBound(bound, location: location)
       }
     }
     moveClockForward(to: instant)
+  }
+
+  /// Waits for the tasks the last step made runnable: exactly, until none is runnable, inside
+  /// a deterministic run; outside one, as combine-schedulers' async `advance` does, with a
+  /// burst of yields that usually (not always) lets them reach their next suspension.
+  func settle(in run: (any DeterministicRunIdleness)?) async {
+    if let run {
+      await run.untilIdle()
+    } else {
+      await yieldOutsideARun()
+    }
   }
 
   /// Runs actions until none is pending, waiting after each for the tasks it made runnable.
@@ -105,19 +119,16 @@ extension TestScheduler {
     precondition(
       maxActions >= 0,
       "TestScheduler.run(maxActions:) needs a bound of zero or more, got \(maxActions)")
-    guard let run = DeterministicRunHook.current else {
-      return runSynchronously(
-        maxActions: maxActions, fileID: fileID, filePath: filePath, line: line, column: column)
-    }
+    let run = DeterministicRunHook.current
     beginAdvancing("run()")
     defer { endAdvancing() }
-    await run.untilIdle()
+    await settle(in: run)
     _ = prepareToRun(through: nil)
     var ran = 0
     while ran < maxActions, let (action, _) = popNextAction(dueBy: nil) {
       action()
       ran += 1
-      await run.untilIdle()
+      await settle(in: run)
     }
     reportRunBound(maxActions, fileID: fileID, filePath: filePath, line: line, column: column)
     return ran
@@ -131,5 +142,16 @@ extension TestScheduler {
     let more = pending.count > 5 ? " and \(pending.count - 5) more" : ""
     return "\(pending.count) on the test scheduler: \(shown.joined(separator: "; "))\(more)"
       + order.reproductionHint
+  }
+}
+
+/// How many times an async advance outside a deterministic run yields before each step: what
+/// combine-schedulers' `Task.megaYield()` does (20 detached background tasks that each yield
+/// once), so that a suite ported from it gets at least its results.
+let yieldsOutsideARun = 20
+
+func yieldOutsideARun() async {
+  for _ in 0..<yieldsOutsideARun {
+    await Task.detached(priority: .background) { await Task.yield() }.value
   }
 }

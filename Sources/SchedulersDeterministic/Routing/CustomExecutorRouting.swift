@@ -2,7 +2,7 @@
 // Global Executors" pitch (`ExperimentalCustomExecutors`, shipped in Swift 6.3; never accepted
 // as a proposal, and still changing upstream). Compiled only for the toolchains it was verified
 // on, so a newer compiler whose SPI moved builds the package with the runtime-hooks backend
-// instead. A change upstream costs this one file. See ../../../../docs/deterministic-execution.md.
+// instead. A change upstream costs this one file. See ../../../docs/deterministic-execution.md.
 
 #if compiler(>=6.3) && compiler(<6.4) && !os(WASI) && !os(Windows)
   @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
@@ -46,6 +46,15 @@
       }
     }
 
+    func forwardToPlatform(_ job: UnownedJob, onMainActor: Bool) {
+      guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
+        preconditionFailure("Deterministic execution: a job was routed without job routing")
+      }
+      let executor: any RoutingExecutor =
+        onMainActor ? RoutingMainExecutor.shared : RoutingTaskExecutor.shared
+      executor.platform.enqueue(ExecutorJob(job))
+    }
+
     func reenqueue(_ job: UnownedJob, onMainActor: Bool) {
       guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
         preconditionFailure("Deterministic execution: a job was routed without job routing")
@@ -58,10 +67,10 @@
     }
   }
 
-  // The conformances to the SPI protocols stay internal, as SE-0471's pitfalls require.
+  // The conformances to the SPI protocols stay internal (public ones broke the build when measured).
   @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
   enum RoutingExecutorFactory: ExecutorFactory {
-    static let mainExecutor: any MainExecutor = RoutingMainExecutor()
+    static let mainExecutor: any MainExecutor = RoutingMainExecutor.shared
     static let defaultExecutor: any TaskExecutor = RoutingTaskExecutor.shared
   }
 
@@ -144,6 +153,7 @@
   final class RoutingMainExecutor: MainExecutor, RoutingExecutor, @unchecked Sendable {
     // `@unchecked Sendable`: the only property is an immutable reference to a thread-safe
     // executor.
+    static let shared = RoutingMainExecutor()
     private let mainPlatform = PlatformExecutorFactory.mainExecutor
     var platform: any Executor { mainPlatform }
     var routesMainActorJobs: Bool { true }

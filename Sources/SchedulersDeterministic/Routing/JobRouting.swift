@@ -48,6 +48,9 @@ protocol JobRouter: Sendable {
 
   /// Enqueues a job on whichever executor is in charge now (a later run, or the platform's).
   func reenqueue(_ job: UnownedJob, onMainActor: Bool)
+
+  /// Enqueues a job on the platform's executors, past any run (a job the run does not take).
+  func forwardToPlatform(_ job: UnownedJob, onMainActor: Bool)
 }
 
 extension JobRouter {

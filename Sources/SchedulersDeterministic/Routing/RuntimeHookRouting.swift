@@ -1,6 +1,6 @@
 // The runtime-hooks backend: the hook variables of `libswift_Concurrency`, plain C globals that
 // every Swift runtime since 5.5 exports, found with `dlsym` so that this compiles with every
-// toolchain. See ../../../../docs/deterministic-execution.md for what was measured with them.
+// toolchain. See ../../../docs/deterministic-execution.md for what was measured with them.
 //
 // - `swift_task_enqueueGlobal_hook` receives every job for the global executor;
 // - `swift_task_getMainExecutor_hook` makes the main actor's executor a serial executor of
@@ -199,6 +199,14 @@ import Synchronization
       }
     }
 
+    func forwardToPlatform(_ job: UnownedJob, onMainActor: Bool) {
+      if onMainActor {
+        HookMainExecutor.shared.enqueueOnPlatform(job)
+      } else {
+        forwardGlobal(job, enqueueOnPlatformGlobalExecutor)
+      }
+    }
+
     /// Sends a job the run does not take to whatever the hook held before the run.
     func forwardGlobal(_ job: UnownedJob, _ original: EnqueueGlobalOriginal) {
       if let hook = previous.withLock({ $0.enqueueGlobal }) {
@@ -258,6 +266,15 @@ import Synchronization
     }
   }
 
+  /// The global executor, reached past the hooks: what a job the run does not take runs on
+  /// when no other library's hook was there before the run.
+  private let enqueueOnPlatformGlobalExecutor: EnqueueGlobalOriginal = { job in
+    let job = UncheckedSendable(job)
+    DispatchQueue.global().async {
+      job.value.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor())
+    }
+  }
+
   private let routedGetMainExecutor: GetMainExecutorHook = { _ in
     HookMainExecutor.shared.asUnownedSerialExecutor()
   }
@@ -309,11 +326,15 @@ import Synchronization
       if let run = DeterministicRun.active {
         run.enqueue(job, onMainActor: true)
       } else {
-        // The platform's main executor is the main queue, on every platform with the hooks.
-        let job = UncheckedSendable(job)
-        DispatchQueue.main.async {
-          job.value.runSynchronously(on: HookMainExecutor.platformMainExecutor)
-        }
+        enqueueOnPlatform(job)
+      }
+    }
+
+    /// The platform's main executor is the main queue, on every platform with the hooks.
+    func enqueueOnPlatform(_ job: UnownedJob) {
+      let job = UncheckedSendable(job)
+      DispatchQueue.main.async {
+        job.value.runSynchronously(on: HookMainExecutor.platformMainExecutor)
       }
     }
 

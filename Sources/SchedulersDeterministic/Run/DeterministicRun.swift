@@ -52,6 +52,8 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// Mirrors `state.graceDeadline != nil`, so that enqueueing reads a task-local (to tell the
   /// run's own jobs from those of unrelated tests) only while the run is suspected.
   private let suspected = Atomic<Bool>(false)
+  /// Set when the body has finished: from then on the run takes only its own tasks' jobs.
+  private let bodyHasFinished = Atomic<Bool>(false)
   /// The backend that routes jobs to this run, and runs them.
   let router: any JobRouter
   /// Schedules a wake-up after a virtual duration on the run's test scheduler, if it has one.
@@ -93,6 +95,16 @@ final class DeterministicRun: DeterministicRunIdleness {
     // actor with its own executor) is progress, and restarts the grace; jobs of unrelated
     // tests running in parallel are not, so they cannot put the report off.
     let isProgress = suspected.load(ordering: .relaxed) && DeterministicRun.current === self
+    // Once the body has finished, the run only lets its own tasks settle: a job enqueued by a
+    // task of an unrelated test (one creating or resuming tasks in a loop, say) goes to the
+    // platform's executors, or such a test would keep this run from ever ending. (A job
+    // enqueued where no task is current, such as a yield or a hop between executors, cannot
+    // be told apart, and stays.)
+    if bodyHasFinished.load(ordering: .relaxed), DeterministicRun.current !== self,
+      withUnsafeCurrentTask(body: { $0 != nil })
+    {
+      return router.forwardToPlatform(job, onMainActor: onMainActor)
+    }
     let outcome = state.withLock {
       state -> (accepted: Bool, wake: Bool, cancelledSleep: PlainSleep?) in
       guard !state.isClosed else { return (false, false, nil) }
@@ -148,6 +160,7 @@ final class DeterministicRun: DeterministicRunIdleness {
   }
 
   func bodyDidFinish() {
+    bodyHasFinished.store(true, ordering: .relaxed)
     let wake = state.withLock { state -> Bool in
       state.bodyFinished = true
       defer { state.driverIsWaiting = false }
