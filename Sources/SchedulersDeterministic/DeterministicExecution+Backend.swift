@@ -59,8 +59,15 @@ extension DeterministicExecution {
   /// The backend that routes the jobs of deterministic runs in this process.
   ///
   /// ```swift
-  /// @Test(.enabled(if: DeterministicExecution.backend.isAvailable))
-  /// func searchIsDebounced() async throws { ... }
+  /// @Test(.enabled(if: DeterministicExecution.backend.plainTaskSleepIsVirtual))
+  /// func plainSleepsAreVirtual() async throws {
+  ///   let scheduler = DispatchQueue.test
+  ///   try await withDeterministicExecution(scheduler: scheduler) {
+  ///     let sleeper = Task { try await Task.sleep(for: .seconds(60)) }
+  ///     await scheduler.advance(by: .seconds(60))
+  ///     try await sleeper.value
+  ///   }
+  /// }
   /// ```
   public static var backend: Backend {
     jobRouter?.backend ?? .unavailable(reason: unavailableReason)

@@ -3,7 +3,7 @@
 //
 // A test scheduler's async `advance` needs a single thing from a run: a way to wait until no
 // job of the run is runnable. The run sets itself here for the tasks of its body; outside a
-// run this is `nil` and async `advance` behaves as the synchronous one.
+// run this is `nil` and async `advance` yields between steps, as combine-schedulers' does.
 
 /// What async `advance` and `run()` need of a deterministic run.
 package protocol DeterministicRunIdleness: AnyObject, Sendable {
