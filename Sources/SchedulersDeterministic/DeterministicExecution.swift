@@ -235,6 +235,7 @@ private func runDeterministically<R: Sendable>(
       // Created while routing is active, so the body's first job is already on the run's
       // queue. Not detached: the body inherits the caller's task-locals (the running test).
       let task = Task {
+        run.adoptCurrentTask()
         let result = await DeterministicRunHook.$current.withValue(run) {
           do { return Result<R, any Error>.success(try await body()) } catch {
             return .failure(error)

@@ -39,6 +39,8 @@ final class DeterministicRun: DeterministicRunIdleness {
     /// When the grace for a run that looks deadlocked runs out (see `foreignExecutorGrace`);
     /// `nil` while the run is not suspected. Only the run's own progress resets it.
     var graceDeadline: DispatchTime?
+    /// The addresses of the run's own tasks (see `enqueue`).
+    var runTasks: Set<UInt> = []
     /// Plain `Task.sleep`s of the run's tasks waiting on the virtual clock, by id.
     var plainSleeps: [UInt64: PlainSleep] = [:]
     /// The ids of `plainSleeps`, by the address of the sleeping task: a sleeping task that is
@@ -91,37 +93,54 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// Queues a job, unless the run has closed: a thread may have read `active` just before the
   /// run ended, and its job must then go to whoever is in charge now rather than be lost.
   func enqueue(_ job: UnownedJob, onMainActor: Bool) {
-    // While the run looks deadlocked, a job enqueued by one of its own tasks (back from an
-    // actor with its own executor) is progress, and restarts the grace; jobs of unrelated
-    // tests running in parallel are not, so they cannot put the report off.
-    let isProgress = suspected.load(ordering: .relaxed) && DeterministicRun.current === self
-    // Once the body has finished, the run only lets its own tasks settle: a job enqueued by a
-    // task of an unrelated test (one creating or resuming tasks in a loop, say) goes to the
-    // platform's executors, or such a test would keep this run from ever ending. (A job
-    // enqueued where no task is current, such as a yield or a hop between executors, cannot
-    // be told apart, and stays.)
-    if bodyHasFinished.load(ordering: .relaxed), DeterministicRun.current !== self,
-      withUnsafeCurrentTask(body: { $0 != nil })
-    {
-      return router.forwardToPlatform(job, onMainActor: onMainActor)
+    // Which jobs are the run's own: those enqueued by one of its tasks (creating or resuming a
+    // task), and, since the runtime enqueues some jobs where no task is current (a task's
+    // wake-up from a sleep, a yield, a hop back from an actor with its own executor), the
+    // tasks it saw enqueued that way before, by address.
+    //
+    // While the run looks deadlocked, a job of its own is progress and restarts the grace;
+    // jobs of unrelated tests running in parallel are not, so they cannot put the report off.
+    // Once the body has finished, the run only lets its own tasks settle: other jobs go to the
+    // platform's executors, or a test that keeps yielding elsewhere would keep this run from
+    // ever ending.
+    let fromRunTask = DeterministicRun.current === self
+    let askWhose = suspected.load(ordering: .relaxed) || bodyHasFinished.load(ordering: .relaxed)
+    let address = unsafeBitCast(job, to: UInt.self)
+    enum Outcome {
+      case queued(wake: Bool, cancelledSleep: PlainSleep?)
+      case refused, notTheRuns
     }
-    let outcome = state.withLock {
-      state -> (accepted: Bool, wake: Bool, cancelledSleep: PlainSleep?) in
-      guard !state.isClosed else { return (false, false, nil) }
-      if isProgress { state.clearSuspicion(suspected) }
+    let outcome = state.withLock { state -> Outcome in
+      guard !state.isClosed else { return .refused }
+      if fromRunTask { state.runTasks.insert(address) }
+      if askWhose {
+        let isTheRuns = fromRunTask || state.runTasks.contains(address)
+        if state.bodyFinished, !isTheRuns { return .notTheRuns }
+        if isTheRuns { state.clearSuspicion(suspected) }
+      }
       let cancelledSleep = dropWakeUpIfCancelled(job, &state)
       state.jobs.append(QueuedJob(job: job, onMainActor: onMainActor))
       if let cancelledSleep { state.jobs.append(cancelledSleep.wakeUp) }
       defer { state.driverIsWaiting = false }
-      return (true, state.driverIsWaiting, cancelledSleep)
+      return .queued(wake: state.driverIsWaiting, cancelledSleep: cancelledSleep)
     }
-    // Outside the run's lock: the test scheduler takes its own.
-    outcome.cancelledSleep?.entry?.cancel()
-    if !outcome.accepted {
+    switch outcome {
+    case .refused:
       router.reenqueue(job, onMainActor: onMainActor)
-    } else if outcome.wake {
-      wakeDriver.signal()
+    case .notTheRuns:
+      router.forwardToPlatform(job, onMainActor: onMainActor)
+    case .queued(let wake, let cancelledSleep):
+      // Outside the run's lock: the test scheduler takes its own.
+      cancelledSleep?.entry?.cancel()
+      if wake { wakeDriver.signal() }
     }
+  }
+
+  /// Marks the calling task (the body's) as the run's own.
+  func adoptCurrentTask() {
+    guard let address = withUnsafeCurrentTask(body: { $0.map { unsafeBitCast($0, to: UInt.self) } })
+    else { return }
+    state.withLock { _ = $0.runTasks.insert(address) }
   }
 
   /// Enqueues on this run while it is active; once it has ended, on whatever is active now

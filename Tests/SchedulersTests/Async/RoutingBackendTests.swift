@@ -61,6 +61,20 @@ struct RoutingBackendTests {
     }
   }
 
+  /// Where plain sleeps are real time, a body that sleeps briefly several times (180 ms in
+  /// all, past the 100 ms deadlock grace) is not mistaken for a deadlock: each wake-up is a
+  /// job of the run's own task, which starts the grace again. (Real time, because this
+  /// backend cannot make these sleeps virtual; that is what is under test.)
+  @Test(
+    .enabled(
+      if: DeterministicExecution.backend.isAvailable
+        && !DeterministicExecution.backend.plainTaskSleepIsVirtual))
+  func shortRealSleepsOfTheBodyAreNotADeadlock() async throws {
+    try await withDeterministicExecution {
+      for _ in 1...3 { try await Task.sleep(for: .milliseconds(60)) }
+    }
+  }
+
   /// What the same test does with a sleep on the scheduler's clock instead: virtual on every
   /// backend.
   @Test(.deterministicExecutionIsAvailable)
