@@ -57,7 +57,7 @@ extension Scheduler {
   /// failures about pending work say where each sleep came from.
   ///
   /// ```swift
-  /// func countdown(on scheduler: some Scheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>) async throws {
+  /// func countdown(on scheduler: some Scheduler<DispatchQueue.SchedulerTimeType>) async throws {
   ///   for _ in 1...3 { try await scheduler.sleep(for: .seconds(1)) }
   /// }
   /// ```

@@ -28,7 +28,10 @@
   /// `@Sendable` because a scheduler may run them on another thread than the caller's; to touch
   /// `@MainActor` state from an action, write the closure as `{ @MainActor in ... }`, which selects
   /// the main-actor overloads in `Scheduler+MainActor.swift`.
-  public protocol Scheduler<SchedulerTimeType, SchedulerOptions> {
+  ///
+  /// Like Combine's, it has one primary associated type, the time type, so that
+  /// `some Scheduler<DispatchQueue.SchedulerTimeType>` means the same on every platform.
+  public protocol Scheduler<SchedulerTimeType> {
     /// The instants of this scheduler's clock.
     associatedtype SchedulerTimeType: Strideable & Sendable
     where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable

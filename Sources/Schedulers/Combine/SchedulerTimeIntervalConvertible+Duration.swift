@@ -10,14 +10,11 @@
   extension SchedulerTimeIntervalConvertible {
     /// Creates a stride equal to `duration`, rounded to the stride's resolution.
     ///
-    /// Durations beyond `Int.max` nanoseconds (292 years) are converted through seconds.
+    /// Durations beyond `Int.max` nanoseconds (about 292 years) are clamped to it, which every
+    /// scheduler treats as "never in practice". (Converting them through `.seconds(Double)`
+    /// would trap on Apple platforms, whose Dispatch stride computes `Int(seconds * 1e9)`.)
     public init(_ duration: Duration) {
-      if let nanoseconds = Nanoseconds.checked(duration) {
-        self = .nanoseconds(nanoseconds)
-      } else {
-        let (seconds, attoseconds) = duration.components
-        self = .seconds(Double(seconds) + Double(attoseconds) / 1e18)
-      }
+      self = .nanoseconds(Nanoseconds.saturating(duration))
     }
 
   }

@@ -82,3 +82,29 @@ extension Int: @retroactive SchedulerTimeIntervalConvertible {
   public static func microseconds(_ us: Int) -> Int { us / 1_000_000 }
   public static func nanoseconds(_ ns: Int) -> Int { ns / 1_000_000_000 }
 }
+
+/// A stride whose `seconds(Double)` is Apple's Dispatch stride's: `Int(seconds * 1e9)`, which
+/// traps past 292 years. (OpenCombine's clamps, so the stand-in's own Dispatch stride cannot
+/// show the trap.)
+struct AppleLikeDispatchStride: SchedulerTimeIntervalConvertible {
+  var nanoseconds: Int
+  static func seconds(_ s: Int) -> Self { Self(nanoseconds: s * 1_000_000_000) }
+  static func seconds(_ s: Double) -> Self { Self(nanoseconds: Int(s * 1_000_000_000)) }
+  static func milliseconds(_ ms: Int) -> Self { Self(nanoseconds: ms * 1_000_000) }
+  static func microseconds(_ us: Int) -> Self { Self(nanoseconds: us * 1_000) }
+  static func nanoseconds(_ ns: Int) -> Self { Self(nanoseconds: ns) }
+}
+
+/// Durations past `Int.max` nanoseconds clamp before any stride arithmetic: the clock view,
+/// tolerances and `withRetry` convert durations to strides, and going through
+/// `.seconds(Double)` trapped on Apple platforms.
+@Suite("Huge durations as Combine strides")
+struct HugeDurationStrideTests {
+  @Test func aDurationPastTheNanosecondRangeClampsToIt() {
+    let huge = Duration.seconds(Int64.max)
+    #expect(AppleLikeDispatchStride(huge).nanoseconds == Int.max)
+    #expect(AppleLikeDispatchStride(.zero - huge).nanoseconds == Int.min)
+    #expect(DispatchQueue.SchedulerTimeType.Stride(huge).magnitude == Int.max)
+    #expect(AppleLikeDispatchStride(.seconds(2)).nanoseconds == 2_000_000_000)
+  }
+}
