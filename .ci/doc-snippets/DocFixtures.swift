@@ -76,7 +76,7 @@ public let scheduler = DispatchQueue.test
 /// A client that polls from a Dispatch callback, outside any task.
 public struct LegacyClient: Sendable {
   public func startPolling(
-    scheduler: some Scheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>
+    scheduler: some Scheduler<DispatchQueue.SchedulerTimeType>
       & Sendable
   ) {
     DispatchQueue.global().async {
