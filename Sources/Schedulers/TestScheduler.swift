@@ -82,7 +82,13 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
       _ action: @escaping @Sendable () -> Void, at deadline: SchedulerTimeType,
       handle: ScheduleQueueHandle<SchedulerTimeType>?
     ) -> [PendingWorkWaiter]? {
-      queue.insert(deadline: deadline, action: action, handle: handle, order: drawOrder())
+      if let place = handle?.callSite?.place {
+        // A timer's tick: the place its first tick took (see `SameInstantPlace`).
+        place.order = queue.insert(
+          deadline: deadline, action: action, handle: handle, order: place.order ?? drawOrder())
+      } else {
+        queue.insert(deadline: deadline, action: action, handle: handle, order: drawOrder())
+      }
       return waiters.isEmpty ? nil : takeSatisfiedWaiters()
     }
   }

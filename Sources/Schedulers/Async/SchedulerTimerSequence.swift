@@ -2,7 +2,10 @@
 ///
 /// Each element is the instant the tick was due. The first tick comes one interval after the
 /// iteration starts; later ticks follow the previous deadline, so they never drift. The
-/// sequence ends when the consuming task is cancelled.
+/// sequence ends when the consuming task is cancelled. On a test scheduler, ticks due at the
+/// same instant as other work keep the place of the timer's first tick, as repeating actions
+/// and Combine's `Timer` publisher do: timers every 2 s and every 3 s, advanced 6 s, tick
+/// 2 s, 3 s, 4 s, then at 6 s the 2 s timer before the 3 s one.
 ///
 /// A consumer slower than the interval misses ticks; ``MissedTickPolicy`` says what it gets
 /// next: every missed tick at once (`.burst`, the default), or only the next tick on the grid
@@ -25,7 +28,11 @@ where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   let callSite: CallSite
 
   public func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(
+    // Each iteration keeps one place among work due at the same instant, as a repeating
+    // action does.
+    var callSite = callSite
+    callSite.place = SameInstantPlace()
+    return AsyncIterator(
       scheduler: scheduler, interval: interval, tolerance: tolerance, missedTicks: missedTicks,
       callSite: callSite)
   }

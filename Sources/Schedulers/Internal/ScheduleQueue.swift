@@ -145,17 +145,18 @@ struct ScheduleQueue<Time: Strideable> {
   /// is `nil`) or at `order` among them (a shuffled scheduler's draw).
   ///
   /// - Complexity: O(log n); amortised O(1) for a random deadline.
-  @inlinable
+  @inlinable @discardableResult
   mutating func insert(
     deadline: Time, action: @escaping @Sendable () -> Void, handle: ScheduleQueueHandle<Time>?,
     order: UInt32? = nil
-  ) {
+  ) -> UInt32 {
     let order = order ?? takeOrder()
     let slot = takeSlot(for: Payload(action: action, handle: handle))
     handle?.slot = slot
     keys.append(Key(deadline: deadline, order: order, slot: slot))
     siftUp(from: keys.count - 1)
     checkInvariants()
+    return order
   }
 
   /// Removes and returns the entry that runs next.
@@ -587,7 +588,7 @@ final class ScheduleQueueHandle<Time: Strideable>: @unchecked Sendable {
   /// The repeat interval, or `nil` for a one-shot entry.
   @usableFromInline let interval: Time.Stride?
   /// Where the work was scheduled, when the API could know it (sleeps, timers).
-  let callSite: CallSite?
+  @usableFromInline let callSite: CallSite?
   /// What scheduled the work, when that says more than "an action" and no call site is known
   /// (a plain `Task.sleep` in a deterministic run).
   let label: String?

@@ -119,6 +119,47 @@ struct SleepTests {
 
 @Suite("Timers and the Clock view")
 struct TimerAndClockTests {
+  /// Two timers, every 2 s and every 3 s, advanced 6 s: at 6 s both are due, and they tick in
+  /// the order they were started, as two `schedule(after:interval:)` timers (and Combine's
+  /// `Timer` publisher) do. Before, the 3 s timer, which had registered its sleep for 6 s
+  /// earlier (at 3 s, against 4 s), ticked first: 1, 2, 1, 2, 1.
+  @Test func timersDueAtOneInstantTickInTheOrderTheyStarted() async throws {
+    let expected = [1, 2, 1, 1, 2]
+    let scheduler = DispatchQueue.test
+    let ticks = Recorder<Int>()
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let every2 = Task {
+        for await _ in scheduler.timer(interval: .seconds(2)) { ticks.append(1) }
+      }
+      await scheduler.advance()  // the first timer starts before the second
+      let every3 = Task {
+        for await _ in scheduler.timer(interval: .seconds(3)) { ticks.append(2) }
+      }
+      await scheduler.advance(by: .seconds(6))
+      every2.cancel()
+      every3.cancel()
+      await scheduler.advance()
+    }
+    #expect(ticks.values == expected)
+
+    let repeating = DispatchQueue.test
+    let actions = Recorder<Int>()
+    let first = repeating.schedule(
+      after: repeating.now.advanced(by: .seconds(2)), interval: .seconds(2)
+    ) {
+      actions.append(1)
+    }
+    let second = repeating.schedule(
+      after: repeating.now.advanced(by: .seconds(3)), interval: .seconds(3)
+    ) {
+      actions.append(2)
+    }
+    await repeating.advance(by: .seconds(6))
+    #expect(actions.values == expected)
+    first.cancel()
+    second.cancel()
+  }
+
   @Test func aTimerTicksEveryIntervalUntilItsTaskIsCancelled() async throws {
     let scheduler = DispatchQueue.test
     let ticks = Recorder<DispatchQueue.SchedulerTimeType>()
