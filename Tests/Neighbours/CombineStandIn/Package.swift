@@ -18,7 +18,9 @@ let package = Package(
   name: "combine-standin",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   dependencies: [
-    .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0")
+    .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+    // Beside it in an app: the Composable Architecture re-exports combine-schedulers.
+    .package(url: "https://github.com/pointfreeco/combine-schedulers", exact: "1.2.2"),
   ],
   targets: [
     .target(
@@ -38,6 +40,14 @@ let package = Package(
     // package's schedulers.
     .testTarget(
       name: "CombineInteropTests", dependencies: ["Schedulers", "SchedulersTesting", "Combine"]),
+    // A file that imports both this package and combine-schedulers, as a feature of an app
+    // built with the Composable Architecture does while it adopts this package.
+    .testTarget(
+      name: "BesideCombineSchedulersTests",
+      dependencies: [
+        "Schedulers", "SchedulersTesting", "Combine",
+        .product(name: "CombineSchedulers", package: "combine-schedulers"),
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )
