@@ -4,7 +4,7 @@
 // on, so a newer compiler whose SPI moved builds the package with the runtime-hooks backend
 // instead. A change upstream costs this one file. See ../../../docs/deterministic-execution.md.
 
-#if compiler(>=6.3) && compiler(<6.4) && !os(WASI) && !os(Windows)
+#if compiler(>=6.3) && !compiler(>=6.4) && !os(WASI) && !os(Windows)
   @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 
   /// Routes jobs through executors installed with `_createExecutors(factory:)`.
@@ -32,8 +32,7 @@
     // The executors consult `DeterministicRun.active` on every job: nothing to switch.
     func beginRouting() {}
     func endRouting() {}
-    func isStillRouting() -> Bool { true }
-    var endRoutingReport: String? { nil }
+    var takeoverReport: String? { nil }
 
     func run(_ job: UnownedJob, onMainActor: Bool) {
       guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {

@@ -35,12 +35,9 @@ protocol JobRouter: Sendable {
   /// what was there before the run.
   func endRouting()
 
-  /// Whether jobs still reach the run: `false` when another library replaced the routing
-  /// during the run. The deadlock report says so, with `endRoutingReport`.
-  func isStillRouting() -> Bool
-
-  /// What a failure report says when routing was taken over.
-  var endRoutingReport: String? { get }
+  /// What a failure report says when another library replaced the routing during the run, so
+  /// that jobs no longer reach it; `nil` while they do.
+  var takeoverReport: String? { get }
 
   /// Runs a job taken from a run's queue, on the calling thread (main-actor jobs: on the main
   /// queue already).
@@ -76,12 +73,14 @@ extension JobRouter {
 /// default is the best backend the platform has.
 let backendOverrideVariable = "SCHEDULERS_DETERMINISTIC_BACKEND"
 
+/// The backend the variable asks for, if any.
+let forcedBackend = getenv(backendOverrideVariable).map { String(cString: $0) }
+
 /// The backend of this process, chosen at the first run and kept: the custom executors where
 /// they are compiled in and the OS has them, the runtime hooks otherwise, or nothing (and a
 /// failure at every run) where neither works.
 let jobRouter: (any JobRouter)? = {
-  let forced = getenv(backendOverrideVariable).map { String(cString: $0) }
-  switch forced {
+  switch forcedBackend {
   case "hooks": return RuntimeHookRouter.make()
   case "unavailable": return nil
   case "custom-executors": return CustomExecutorRouter.make()
@@ -91,11 +90,10 @@ let jobRouter: (any JobRouter)? = {
 
 /// Why no backend routes jobs in this process, for the failure a run records.
 let unavailableReason: String = {
-  let forced = getenv(backendOverrideVariable).map { String(cString: $0) }
-  if forced == "unavailable" {
+  if forcedBackend == "unavailable" {
     return "\(backendOverrideVariable)=unavailable simulates a platform with neither backend"
   }
-  if forced == "custom-executors" {
+  if forcedBackend == "custom-executors" {
     return CustomExecutorRouter.unavailableReason
       + " (\(backendOverrideVariable)=custom-executors forbids the runtime hooks)"
   }

@@ -167,17 +167,14 @@ import Synchronization
       getMainExecutorVariable.pointee = saved.getMainExecutor
     }
 
-    var endRoutingReport: String? {
-      """
-      The runtime's global enqueue hook was replaced during the run (by \
-      withMainSerialExecutor called inside it, or another library that sets \
-      swift_task_enqueueGlobal_hook), so the run stopped seeing its jobs. Call such a \
-      function outside withDeterministicExecution, not inside it.
-      """
-    }
-
-    func isStillRouting() -> Bool {
-      same(enqueueGlobalVariable.pointee, routedEnqueueGlobal)
+    var takeoverReport: String? {
+      guard !same(enqueueGlobalVariable.pointee, routedEnqueueGlobal) else { return nil }
+      return """
+        The runtime's global enqueue hook was replaced during the run (by \
+        withMainSerialExecutor called inside it, or another library that sets \
+        swift_task_enqueueGlobal_hook), so the run stopped seeing its jobs. Call such a \
+        function outside withDeterministicExecution, not inside it.
+        """
     }
 
     func run(_ job: UnownedJob, onMainActor: Bool) {

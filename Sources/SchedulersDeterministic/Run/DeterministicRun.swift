@@ -338,9 +338,7 @@ final class DeterministicRun: DeterministicRunIdleness {
         (scheduler.sleep(for:), or Task.sleep(for:clock: scheduler.clock)).
         """
     }
-    if !router.isStillRouting() {
-      suffix += " " + (router.endRoutingReport ?? "")
-    }
+    if let takeover = router.takeoverReport { suffix += " " + takeover }
     return suffix
   }
 

@@ -29,7 +29,7 @@ struct RoutingBackendTests {
       #expect(!backend.isAvailable)
       #expect(backend.description.contains("simulates a platform with neither backend"))
     default:
-      #if compiler(>=6.3) && compiler(<6.4) && os(Linux)
+      #if compiler(>=6.3) && !compiler(>=6.4) && os(Linux)
         // Linux's runtime comes with the toolchain, and Swift 6.3 compiles the SPI in.
         #expect(backend == .customExecutors)
         #expect(backend.plainTaskSleepIsVirtual)
