@@ -42,6 +42,10 @@ public struct TestFailureReporter: TestFailureReporting {
     _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt,
     testName: String?
   ) {
+    if let collector = ExpectedFailureScope.current {
+      collector.append(message)
+      return
+    }
     let location = SourceLocation(
       fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
     if Test.current != nil {

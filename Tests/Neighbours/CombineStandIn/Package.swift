@@ -21,6 +21,8 @@ let package = Package(
     .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     // Beside it in an app: the Composable Architecture re-exports combine-schedulers.
     .package(url: "https://github.com/pointfreeco/combine-schedulers", exact: "1.2.2"),
+    // Its tests use `withMainSerialExecutor` and `LockIsolated`.
+    .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", exact: "1.4.3"),
   ],
   targets: [
     .target(
@@ -47,6 +49,15 @@ let package = Package(
       dependencies: [
         "Schedulers", "SchedulersTesting", "Combine",
         .product(name: "CombineSchedulers", package: "combine-schedulers"),
+      ]),
+    // combine-schedulers 1.2.2's own test files with only the import changed, copied from the
+    // resolved checkout by `port-combine-schedulers-tests` (not committed), plus the
+    // `XCTExpectFailure` that swift-corelibs-xctest lacks.
+    .testTarget(
+      name: "CombineSchedulersPortedTests",
+      dependencies: [
+        "Schedulers", "SchedulersTesting", "Combine",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]),
   ],
   swiftLanguageModes: [.v6]
