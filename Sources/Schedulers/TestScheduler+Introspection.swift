@@ -44,3 +44,30 @@ extension TestScheduler {
     return Self.describe(entry, now: now)
   }
 }
+
+extension TestScheduler {
+  /// What an auto-advancing deterministic run does when nothing else can go on: runs the next
+  /// pending action, like ``step()``, and reports how far the clock is from `origin`
+  /// afterwards. `nil` when nothing is pending, or when an advance is already running (the
+  /// run then does not interleave with it).
+  package func stepForAutoAdvance(
+    from origin: SchedulerTimeType
+  ) -> (ran: PendingWork<SchedulerTimeType>, elapsed: Duration)? {
+    let caller = (thread: currentThreadID(), task: currentTaskID())
+    let free = state.withLock { state -> Bool in
+      guard state.advancing == nil else { return false }
+      state.advancing = caller
+      return true
+    }
+    guard free else { return nil }
+    defer { endAdvancing() }
+    guard let (entry, now, _) = popNextEntry(dueBy: nil) else { return nil }
+    entry.action()
+    return (Self.describe(entry, now: now), Duration(origin.distance(to: now)))
+  }
+
+  /// How far the next pending action is from `origin`, or `nil` when nothing is pending.
+  package func nextDeadlineElapsed(from origin: SchedulerTimeType) -> Duration? {
+    nextDeadline.map { Duration(origin.distance(to: $0)) }
+  }
+}

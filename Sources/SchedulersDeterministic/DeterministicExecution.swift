@@ -1,3 +1,4 @@
+import Dispatch
 import Schedulers
 import Synchronization
 
@@ -57,14 +58,23 @@ import Synchronization
 /// reports a deadlock. It is only a guard against a hang: outside work that finishes sooner
 /// ends the wait at once. Durations past about 292 years mean "forever".
 public func withDeterministicExecution<R: Sendable>(
+  virtualTime: DeterministicExecution.VirtualTime = .manual,
   outsideWorkTimeout: Duration = .seconds(10),
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
-  try await runDeterministically(
-    scheduleVirtualSleep: nil, describePending: { nil }, outsideWorkTimeout: outsideWorkTimeout,
-    location: SourceLocationOfCall(fileID, filePath, line, column), body)
+  let location = SourceLocationOfCall(fileID, filePath, line, column)
+  guard virtualTime.autoAdvances else {
+    return try await runDeterministically(
+      clock: nil, outsideWorkTimeout: outsideWorkTimeout, location: location, body)
+  }
+  // Auto-advance needs a clock for plain sleeps: a test scheduler of the run's own.
+  let scheduler = DispatchQueue.test
+  defer { withExtendedLifetime(scheduler) {} }
+  return try await runDeterministically(
+    clock: RunClock(scheduler, virtualTime), outsideWorkTimeout: outsideWorkTimeout,
+    location: location, body)
 }
 
 /// Runs `body` deterministically, with plain `Task.sleep` following `scheduler`'s virtual time
@@ -80,13 +90,32 @@ public func withDeterministicExecution<R: Sendable>(
 /// ends the wait at once. Durations past about 292 years mean "forever".
 public func withDeterministicExecution<Time, Options, R: Sendable>(
   scheduler: TestScheduler<Time, Options>,
+  virtualTime: DeterministicExecution.VirtualTime = .manual,
   outsideWorkTimeout: Duration = .seconds(10),
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
   try await runDeterministically(
-    scheduleVirtualSleep: { [weak scheduler] delay, label, wakeUp in
+    clock: RunClock(scheduler, virtualTime), outsideWorkTimeout: outsideWorkTimeout,
+    location: SourceLocationOfCall(fileID, filePath, line, column), body)
+}
+
+/// The run's test scheduler, as the run uses it: plain sleeps go on it, its pending work is
+/// described in failure reports, and an auto-advancing run moves it.
+struct RunClock: Sendable {
+  let scheduleVirtualSleep: ScheduleVirtualSleep
+  let describePending: @Sendable () -> String?
+  /// The virtual time since the run started, `nil` once the scheduler is gone.
+  let elapsed: @Sendable () -> Duration?
+  let autoAdvance: AutoAdvanceClock?
+
+  // Weak: a run does not keep the caller's scheduler alive (a plain sleep on a scheduler
+  // that is gone wakes at once).
+  init<Time, Options>(
+    _ scheduler: TestScheduler<Time, Options>, _ virtualTime: DeterministicExecution.VirtualTime
+  ) {
+    scheduleVirtualSleep = { [weak scheduler] delay, label, wakeUp in
       guard let scheduler else {
         wakeUp()
         return nil
@@ -102,10 +131,25 @@ public func withDeterministicExecution<Time, Options, R: Sendable>(
         remaining: { [weak scheduler] in
           scheduler.map { Duration($0.now.distance(to: deadline)) }
         })
-    },
-    describePending: { [weak scheduler] in scheduler?.pendingWorkDescription },
-    outsideWorkTimeout: outsideWorkTimeout,
-    location: SourceLocationOfCall(fileID, filePath, line, column), body)
+    }
+    describePending = { [weak scheduler] in scheduler?.pendingWorkDescription }
+    let origin = scheduler.now
+    elapsed = { [weak scheduler] in scheduler.map { Duration(origin.distance(to: $0.now)) } }
+    guard virtualTime.autoAdvances else {
+      autoAdvance = nil
+      return
+    }
+    autoAdvance = AutoAdvanceClock(
+      step: { [weak scheduler] in
+        guard let (ran, elapsed) = scheduler?.stepForAutoAdvance(from: origin) else { return nil }
+        let kind =
+          ran.interval.map { "repeating every \(describeStride($0))" } ?? ran.label ?? "an action"
+        let site = ran.fileID.map { ", scheduled at \($0):\(ran.line ?? 0)" } ?? ""
+        return ("\(kind)\(site)", elapsed)
+      },
+      nextDue: { [weak scheduler] in scheduler?.nextDeadlineElapsed(from: origin) },
+      maxSteps: virtualTime.maxSteps, maxVirtualTime: virtualTime.maxVirtualTime)
+  }
 }
 
 /// Awaits work that completes outside the run (a Dispatch callback, a thread, real I/O).
@@ -173,11 +217,18 @@ struct SourceLocationOfCall: Sendable {
 /// records them at the test's own source location. Throws ``DeterministicExecutionError`` for
 /// a deadlock. (The trait's run has no test scheduler, so no pending sleepers to report.)
 package func withDeterministicExecutionReportedByCaller<R: Sendable>(
+  virtualTime: DeterministicExecution.VirtualTime = .manual,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
-  try await runDeterministically(
-    scheduleVirtualSleep: nil, describePending: { nil }, outsideWorkTimeout: .seconds(10),
-    location: nil, body)
+  guard virtualTime.autoAdvances else {
+    return try await runDeterministically(
+      clock: nil, outsideWorkTimeout: .seconds(10), location: nil, body)
+  }
+  let scheduler = DispatchQueue.test
+  defer { withExtendedLifetime(scheduler) {} }
+  return try await runDeterministically(
+    clock: RunClock(scheduler, virtualTime), outsideWorkTimeout: .seconds(10), location: nil,
+    body)
 }
 
 extension DeterministicRun {
@@ -188,8 +239,7 @@ extension DeterministicRun {
 }
 
 private func runDeterministically<R: Sendable>(
-  scheduleVirtualSleep: ScheduleVirtualSleep?,
-  describePending: @escaping @Sendable () -> String?,
+  clock: RunClock?,
   outsideWorkTimeout: Duration,
   location: SourceLocationOfCall?,
   _ body: @escaping @Sendable () async throws -> R
@@ -222,8 +272,10 @@ private func runDeterministically<R: Sendable>(
   defer { RunGate.shared.leave() }
 
   let run = DeterministicRun(
-    router: router, scheduleVirtualSleep: scheduleVirtualSleep, describePending: describePending,
-    outsideWorkTimeout: outsideWorkTimeout)
+    router: router, scheduleVirtualSleep: clock?.scheduleVirtualSleep,
+    describePending: clock?.describePending ?? noPendingWork,
+    outsideWorkTimeout: outsideWorkTimeout,
+    elapsed: clock?.elapsed, autoAdvance: clock?.autoAdvance)
   let outcome = Outcome<R>()
   // The caller's cancellation reaches the body at once: the body runs in a task of its own
   // (so that its jobs go to the run), which the handler cancels.
@@ -287,6 +339,8 @@ private func runDeterministically<R: Sendable>(
 }
 
 /// The body's result, handed from the body's task to the caller.
+@Sendable private func noPendingWork() -> String? { nil }
+
 private final class Outcome<R: Sendable>: Sendable {
   let value = Mutex<Result<R, any Error>?>(nil)
 }

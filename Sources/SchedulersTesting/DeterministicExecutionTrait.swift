@@ -24,6 +24,11 @@ import Testing
 /// test's declaration. If the body does not finish even when cancelled, the process stops with
 /// a message saying so: the body is stuck, and the trait cannot return without it.
 public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
+  /// How virtual time moves in each test's run: ``DeterministicExecution/VirtualTime/manual``
+  /// for ``Testing/Trait/deterministicExecution``, or as given to
+  /// ``Testing/Trait/deterministicExecution(_:)``.
+  public var virtualTime: DeterministicExecution.VirtualTime = .manual
+
   /// Applies to every test of a suite it is attached to.
   public var isRecursive: Bool { true }
 
@@ -34,7 +39,9 @@ public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
     guard testCase != nil else { return try await function() }
     try await withoutActuallyEscaping(function) { function in
       do {
-        try await withDeterministicExecutionReportedByCaller { try await function() }
+        try await withDeterministicExecutionReportedByCaller(virtualTime: virtualTime) {
+          try await function()
+        }
       } catch let error as DeterministicExecutionError {
         guard !error.bodyIsStuck else {
           preconditionFailure(
@@ -51,4 +58,22 @@ public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
 extension Trait where Self == DeterministicExecutionTrait {
   /// Runs the test (or every test of the suite) under deterministic execution.
   public static var deterministicExecution: Self { Self() }
+
+  /// Runs each test in a deterministic run whose virtual time moves as `virtualTime` says:
+  /// with `.autoAdvance`, code that sleeps runs unchanged, in no real time, on a test
+  /// scheduler of the run's own (see ``DeterministicExecution/VirtualTime``).
+  ///
+  /// ```swift
+  /// @Test(.deterministicExecution(.autoAdvance)) @MainActor
+  /// func countdownReachesZero() async {
+  ///   let model = CountdownModel()
+  ///   await model.countdown()  // three plain one-second Task.sleeps, no real time
+  ///   #expect(model.secondsLeft == 0)
+  /// }
+  /// ```
+  public static func deterministicExecution(_ virtualTime: DeterministicExecution.VirtualTime)
+    -> Self
+  {
+    Self(virtualTime: virtualTime)
+  }
 }

@@ -47,6 +47,10 @@ final class DeterministicRun: DeterministicRunIdleness {
     /// enqueued before its wake-up fired was resumed by cancellation.
     var plainSleepsByTask: [UInt: UInt64] = [:]
     var nextPlainSleep: UInt64 = 0
+    /// What auto-advance has done, in an auto-advancing run.
+    var autoAdvance = AutoAdvanceState()
+    /// Tasks started with `DeterministicExecution.background`, cancelled when the body returns.
+    var backgroundTasks: [Task<Void, Never>] = []
   }
 
   let state = Mutex(State())
@@ -64,17 +68,26 @@ final class DeterministicRun: DeterministicRunIdleness {
   let describePending: @Sendable () -> String?
   /// How long the driver waits in real time for outside work before it gives up.
   let outsideWorkTimeout: Duration
+  /// The clock the run moves by itself when nothing else can go on; `nil` when time moves
+  /// only by the body's advances.
+  let autoAdvance: AutoAdvanceClock?
+  /// The virtual time since the run started, on its test scheduler; `nil` without one.
+  let elapsed: (@Sendable () -> Duration?)?
 
   init(
     router: any JobRouter,
     scheduleVirtualSleep: ScheduleVirtualSleep?,
     describePending: @escaping @Sendable () -> String?,
-    outsideWorkTimeout: Duration
+    outsideWorkTimeout: Duration,
+    elapsed: (@Sendable () -> Duration?)? = nil,
+    autoAdvance: AutoAdvanceClock? = nil
   ) {
+    self.elapsed = elapsed
     self.router = router
     self.scheduleVirtualSleep = scheduleVirtualSleep
     self.describePending = describePending
     self.outsideWorkTimeout = outsideWorkTimeout
+    self.autoAdvance = autoAdvance
   }
 
   // MARK: The active run
@@ -171,6 +184,7 @@ final class DeterministicRun: DeterministicRunIdleness {
   func endOutsideWork() {
     let wake = state.withLock { state -> Bool in
       state.outsideWork -= 1
+      state.autoAdvance.foundNothing = false
       state.clearSuspicion(suspected)
       defer { state.driverIsWaiting = false }
       return state.driverIsWaiting
@@ -179,6 +193,8 @@ final class DeterministicRun: DeterministicRunIdleness {
   }
 
   func bodyDidFinish() {
+    // Background work ends with the body: cancelled, then settled like any task it left.
+    for task in state.withLock({ $0.backgroundTasks }) { task.cancel() }
     bodyHasFinished.store(true, ordering: .relaxed)
     let wake = state.withLock { state -> Bool in
       state.bodyFinished = true
@@ -196,6 +212,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     case resumeIdleWaiter(CheckedContinuation<Void, Never>)
     case dropCancelledSleeps([VirtualSleepEntry])
     case waitForOutsideWork
+    case autoAdvance
     case finish
     case stopSettling(stillQueued: Int)
     case deadlock(cancelledBefore: Bool, graceEnds: DispatchTime)
@@ -230,6 +247,7 @@ final class DeterministicRun: DeterministicRunIdleness {
           }
           let job = state.jobs[state.head]
           state.head += 1
+          state.autoAdvance.foundNothing = false
           if state.head == state.jobs.count {
             state.jobs.removeAll(keepingCapacity: true)
             state.head = 0
@@ -244,6 +262,7 @@ final class DeterministicRun: DeterministicRunIdleness {
         if !state.idleWaiters.isEmpty {
           // The body (or a task of the run) goes on: whatever looked like a deadlock was not.
           state.clearSuspicion(suspected)
+          state.autoAdvance.foundNothing = false
           return .resumeIdleWaiter(state.idleWaiters.removeFirst())
         }
         // Once the body has finished and nothing is runnable, the run ends: outside work still
@@ -254,6 +273,8 @@ final class DeterministicRun: DeterministicRunIdleness {
           state.driverIsWaiting = true
           return .waitForOutsideWork
         }
+        // Nothing can go on, so virtual time moves to the next pending action.
+        if shouldAutoAdvance(state) { return .autoAdvance }
         // Waited for (briefly) before it is believed: see `foreignExecutorGrace`.
         state.driverIsWaiting = true
         if state.graceDeadline == nil {
@@ -285,6 +306,14 @@ final class DeterministicRun: DeterministicRunIdleness {
           return .deadlocked(
             "outside work did not finish within \(outsideWorkTimeout) of real time"
               + pendingSuffix() + backendSuffix())
+        }
+      case .autoAdvance:
+        if let report = autoAdvanceStep() {
+          state.withLock {
+            $0.cancelledBodyForDeadlock = true
+            $0.deadlockReport = report
+          }
+          cancelBody()
         }
       case .finish:
         return .finished(leftovers: nil)
@@ -342,7 +371,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     return suffix
   }
 
-  private func pendingSuffix() -> String {
+  func pendingSuffix() -> String {
     describeLeftovers().map { " Pending: \($0)." } ?? ""
   }
 
