@@ -9,18 +9,7 @@ import Testing
 // while the request is in flight, the result after it completes, and the state after a
 // cancel, with no `Task.yield()` loops, no serial-executor tricks, and no repetitions needed.
 
-protocol APIClientProtocol: Actor {
-  func fetchRandomNumber() async throws -> Int
-}
-
-/// The article's client, unchanged: a plain `Task.sleep` stands in for the network. Inside a
-/// deterministic run that sleep follows the test scheduler's clock.
-actor APIClient: APIClientProtocol {
-  func fetchRandomNumber() async throws -> Int {
-    try await Task.sleep(for: .seconds(1))
-    return Int.random(in: 1...100)
-  }
-}
+// `APIClientProtocol` and `APIClient` are the article's (Support/SeedCode).
 
 @MainActor
 final class RandomNumberViewState {
