@@ -288,6 +288,7 @@ private func runDeterministically<R: Sendable>(
       // queue. Not detached: the body inherits the caller's task-locals (the running test).
       let task = Task {
         run.adoptCurrentTask()
+        await warmUpPlainSleeps()
         let result = await DeterministicRunHook.$current.withValue(run) {
           do { return Result<R, any Error>.success(try await body()) } catch {
             return .failure(error)
@@ -340,6 +341,17 @@ private func runDeterministically<R: Sendable>(
 
 /// The body's result, handed from the body's task to the caller.
 @Sendable private func noPendingWork() -> String? { nil }
+
+private let plainSleepsWarmedUp = Atomic<Bool>(false)
+
+/// The first plain `Task.sleep` of a process spends tens of microseconds between the
+/// runtime's reading of the clock and the hand-over to the run (conformance and metadata
+/// lookups done once), which would skew its virtual deadline; a zero-length sleep in the first
+/// run pays that cost where it does not matter.
+private func warmUpPlainSleeps() async {
+  guard !plainSleepsWarmedUp.exchange(true, ordering: .relaxed) else { return }
+  try? await Task.sleep(for: .zero)
+}
 
 private final class Outcome<R: Sendable>: Sendable {
   let value = Mutex<Result<R, any Error>?>(nil)

@@ -5,6 +5,15 @@
 
 import Dispatch
 import Schedulers
+import Synchronization
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 extension DeterministicRun {
   /// A plain `Task.sleep` of one of the run's tasks, waiting on the virtual clock.
@@ -35,20 +44,26 @@ extension DeterministicRun {
   /// test scheduler. Returns `false` to leave the job to the platform when the delay is not a
   /// `Duration`.
   ///
-  /// The runtime hands over a deadline on a real clock, read a moment before: the few
-  /// microseconds between that reading and this call are real time that must not leak into
-  /// virtual time, so a delay derived from a deadline is rounded to the nearest millisecond.
-  /// A delay that is zero or less after that returns at once, as it would outside a run.
+  /// The runtime hands over a deadline on a real clock, read a moment before (`now + delay`),
+  /// and the real time between that reading and this call must not leak into virtual time.
+  /// The gap from now to the deadline is short of the delay asked for by the instructions
+  /// between the two readings (a few microseconds; `plainSleepReadingAllowance` bounds them)
+  /// plus any time the thread spent preempted in between, which is at most what it has spent
+  /// preempted since the job began (real time less thread CPU time). The run takes the
+  /// roundest duration in that window (`roundestDuration(from:through:)`). So a delay comes
+  /// out exact unless a rounder one lies within the allowance (50 µs) above it, plus the time
+  /// the job's thread was preempted: any multiple of 100 µs unloaded, and 250 ms from a gap of
+  /// 246 ms after a 4 ms preemption; 333 µs comes out as 350 µs. A delay that is zero or less
+  /// after that returns at once, as it would outside a run.
   func enqueue(
     _ job: UnownedJob, onMainActor: Bool, after delay: Duration?, fromDeadline: Bool
   ) -> Bool {
     guard var delay, !state.withLock({ $0.isClosed }) else { return false }
     if fromDeadline {
-      let milliseconds =
-        (Double(delay.components.seconds) * 1_000
-        + Double(delay.components.attoseconds) / 1e15).rounded()
-      // Past Int64 milliseconds (a sleep "until cancelled") the rounding no longer matters.
-      if milliseconds.magnitude < 9.2e18 { delay = .milliseconds(Int64(milliseconds)) }
+      let slack =
+        plainSleepReadingAllowance
+        + .nanoseconds(Int64(clamping: jobStart.preemptedSinceStart()))
+      delay = roundestDuration(from: delay, through: delay + slack)
     }
     if delay <= .zero {
       enqueue(job, onMainActor: onMainActor)
@@ -111,6 +126,73 @@ extension DeterministicRun {
     else { return nil }
     return state.removePlainSleep(id)
   }
+}
+
+/// The roundest whole number of nanoseconds from `low` through `high`: the one with the most
+/// trailing decimal zeros (250 ms before 247 ms, 1 s before 999.9 ms), then a multiple of
+/// five of that power of ten, then the smallest (`low` is the tighter bound). Delays people
+/// write are round, and a window that holds one is almost never wide enough to hold a rounder
+/// one.
+package func roundestDuration(from low: Duration, through high: Duration) -> Duration {
+  let (lowSeconds, lowAttoseconds) = low.components
+  let (highSeconds, highAttoseconds) = high.components
+  // In nanoseconds, clamped to what Int64 holds (292 years: beyond it rounding is moot).
+  func nanoseconds(_ seconds: Int64, _ attoseconds: Int64, roundingUp: Bool) -> Int64 {
+    let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    if overflow { return seconds < 0 ? .min : .max }
+    let fraction = attoseconds / 1_000_000_000
+    let remainder = attoseconds % 1_000_000_000
+    let adjust: Int64 = roundingUp ? (remainder > 0 ? 1 : 0) : (remainder < 0 ? -1 : 0)
+    let (sum, sumOverflow) = product.addingReportingOverflow(fraction + adjust)
+    return sumOverflow ? (seconds < 0 ? .min : .max) : sum
+  }
+  let lower = max(0, nanoseconds(lowSeconds, lowAttoseconds, roundingUp: true))
+  let upper = nanoseconds(highSeconds, highAttoseconds, roundingUp: false)
+  guard lower > 0, upper > lower else { return .nanoseconds(max(lower, 0)) }
+  var power: Int64 = 1_000_000_000_000_000_000
+  while power > 1 {
+    let first = (lower / power + (lower % power == 0 ? 0 : 1))
+    let last = upper / power
+    if first <= last {
+      let fives = stride(from: first, through: last, by: 1).first { $0 % 5 == 0 }
+      return .nanoseconds((fives ?? first) * power)
+    }
+    power /= 10
+  }
+  return .nanoseconds(lower)
+}
+
+/// How far, at most, the work between the runtime's reading of the clock for a plain sleep's
+/// deadline and the run's own reading can take, preemption aside: measured at 1 to 2 µs
+/// mostly, 20 to 30 µs for about one sleep in a thousand (allocating the sleep's state), and
+/// 27 µs for the first sleep of a process, which the first run pays.
+let plainSleepReadingAllowance: Duration = .microseconds(50)
+
+/// The start of the job a run is running, on the thread that runs it.
+final class JobStart: Sendable {
+  private let wall = Atomic<UInt64>(0)
+  private let cpu = Atomic<UInt64>(0)
+
+  /// Called on the job's thread just before it runs.
+  func markStart() {
+    wall.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+    cpu.store(threadCPUNanoseconds(), ordering: .relaxed)
+  }
+
+  /// Real time the job's thread has spent not running since the job started: called from
+  /// the job, on its thread.
+  func preemptedSinceStart() -> UInt64 {
+    let elapsed = DispatchTime.now().uptimeNanoseconds &- wall.load(ordering: .relaxed)
+    let ran = threadCPUNanoseconds() &- cpu.load(ordering: .relaxed)
+    return elapsed > ran ? elapsed - ran : 0
+  }
+}
+
+/// The calling thread's CPU time.
+private func threadCPUNanoseconds() -> UInt64 {
+  var time = timespec()
+  guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
+  return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
 }
 
 extension DeterministicRun.State {

@@ -60,6 +60,9 @@ final class DeterministicRun: DeterministicRunIdleness {
   private let suspected = Atomic<Bool>(false)
   /// Set when the body has finished: from then on the run takes only its own tasks' jobs.
   private let bodyHasFinished = Atomic<Bool>(false)
+  /// When the job now running started, in real and in thread CPU time: how long it has waited
+  /// unscheduled bounds the error in a plain sleep's deadline (see `PlainSleeps`).
+  let jobStart = JobStart()
   /// The backend that routes jobs to this run, and runs them.
   let router: any JobRouter
   /// Schedules a wake-up after a virtual duration on the run's test scheduler, if it has one.
@@ -292,8 +295,12 @@ final class DeterministicRun: DeterministicRunIdleness {
           // exclusive with Dispatch work on the main queue (which no routing can capture), and
           // the run still runs one job at a time, in order.
           let job = queued.job
-          DispatchQueue.main.sync { router.run(job, onMainActor: true) }
+          DispatchQueue.main.sync {
+            jobStart.markStart()
+            router.run(job, onMainActor: true)
+          }
         } else {
+          jobStart.markStart()
           router.run(queued.job, onMainActor: false)
         }
       case .resumeIdleWaiter(let continuation):

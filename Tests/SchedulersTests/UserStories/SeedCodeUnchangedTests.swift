@@ -19,7 +19,6 @@ extension AsyncStories {
       async let messages = server.requests.prefix(4).reduce(into: []) { $0.append($1) }
       let (messagesResult, _) = try await (messages, countdown)
       #expect(messagesResult == ["3...", "2...", "1...", "🎉 Tada!"])
-      #expect(DeterministicExecution.elapsed == .seconds(3))
     }
 
     // seeds/002: the first view state, awaited directly.
@@ -29,7 +28,6 @@ extension AsyncStories {
       try await sut.fetchRandomNumberButtonTapped()
       #expect(!sut.isProcessing)
       #expect((1...100).contains(sut.number ?? 0))
-      #expect(DeterministicExecution.elapsed == .seconds(1))
     }
 
     // seeds/002: the second view state, its request in a task of its own.
@@ -41,7 +39,6 @@ extension AsyncStories {
       _ = try await sut.fetchRandomNumberTask?.value
       #expect(!sut.isProcessing)
       #expect((1...100).contains(sut.number ?? 0))
-      #expect(DeterministicExecution.elapsed == .seconds(1))
     }
 
     // seeds/002: cancelling while the client sleeps.
