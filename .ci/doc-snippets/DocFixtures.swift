@@ -4,6 +4,7 @@
 
 import Foundation
 import Schedulers
+import Synchronization
 
 /// The test scheduler that fragments such as `scheduler.advance(by:)` refer to.
 public let scheduler = DispatchQueue.test
@@ -117,3 +118,11 @@ public struct WeatherAPI: Sendable {
 
 /// The API the retry fragment calls.
 public let api = WeatherAPI()
+
+/// A thread-safe counter that `@Sendable` closures increment.
+public final class Counter: Sendable {
+  private let storage = Mutex(0)
+  public init() {}
+  public func increment() { storage.withLock { $0 += 1 } }
+  public var value: Int { storage.withLock { $0 } }
+}

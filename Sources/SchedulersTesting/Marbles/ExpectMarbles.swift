@@ -49,7 +49,7 @@ import Schedulers
 /// }
 /// ```
 ///
-/// The test runs inside ``withDeterministicExecution(scheduler:outsideWorkTimeout:fileID:filePath:line:column:_:)``,
+/// The test runs inside ``withDeterministicExecution(scheduler:virtualTime:outsideWorkTimeout:fileID:filePath:line:column:_:)``,
 /// so an operator's tasks have always run before time moves on. Each call uses its own test
 /// scheduler and recorder: marble tests can run in parallel (their deterministic runs take
 /// turns).

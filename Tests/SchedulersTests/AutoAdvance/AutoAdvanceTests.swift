@@ -249,3 +249,39 @@ func elapsedIsAbout(_ duration: Duration) -> Bool {
 @MainActor private final class Tally {
   var count = 0
 }
+
+/// The example of "Tests that sleep, unchanged", as written there.
+@Suite(.deterministicExecutionIsAvailable, .plainTaskSleepIsVirtual)
+struct TestsThatSleepUnchangedExamples {
+  @Test(.deterministicExecution(.autoAdvance)) func pollingEveryThirtySeconds() async throws {
+    let polls = Counter()
+    DeterministicExecution.background {
+      while (try? await Task.sleep(for: .seconds(30))) != nil {
+        polls.increment()
+      }
+    }
+    try await Task.sleep(for: .seconds(95))
+    #expect(polls.value == 3)
+  }
+}
+
+/// The README's example, as written there.
+@MainActor final class CountdownViewModel {
+  private(set) var secondsLeft = 3
+  func countdown() async throws {
+    while secondsLeft > 0 {
+      try await Task.sleep(for: .seconds(1))
+      secondsLeft -= 1
+    }
+  }
+}
+
+@Suite(.deterministicExecutionIsAvailable, .plainTaskSleepIsVirtual)
+struct ReadmeAutoAdvanceExample {
+  @Test(.deterministicExecution(.autoAdvance)) @MainActor
+  func theCountdownReachesZeroInNoTime() async throws {
+    let model = CountdownViewModel()
+    try await model.countdown()  // three plain one-second sleeps
+    #expect(model.secondsLeft == 0)
+  }
+}
