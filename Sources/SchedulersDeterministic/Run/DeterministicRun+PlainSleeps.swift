@@ -134,6 +134,9 @@ extension DeterministicRun {
 /// write are round, and a window that holds one is almost never wide enough to hold a rounder
 /// one.
 package func roundestDuration(from low: Duration, through high: Duration) -> Duration {
+  // Past Int64 nanoseconds (292 years, a sleep "until cancelled") the delay stays as it is,
+  // too long for any virtual clock.
+  guard high < .seconds(9_223_372_036) else { return low }
   let (lowSeconds, lowAttoseconds) = low.components
   let (highSeconds, highAttoseconds) = high.components
   // In nanoseconds, clamped to what Int64 holds (292 years: beyond it rounding is moot).
@@ -148,6 +151,7 @@ package func roundestDuration(from low: Duration, through high: Duration) -> Dur
   }
   let lower = max(0, nanoseconds(lowSeconds, lowAttoseconds, roundingUp: true))
   let upper = nanoseconds(highSeconds, highAttoseconds, roundingUp: false)
+  guard upper < .max else { return low }
   guard lower > 0, upper > lower else { return .nanoseconds(max(lower, 0)) }
   var power: Int64 = 1_000_000_000_000_000_000
   while power > 1 {

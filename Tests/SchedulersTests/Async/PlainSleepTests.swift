@@ -108,17 +108,29 @@ struct PlainSleepTests {
 
   /// Before, each of these waited on the test scheduler at "due in 0 s" and the run reported
   /// a deadlock.
-  @Test func zeroNegativeAndSubMillisecondSleepsReturnAtOnce() async throws {
+  @Test func zeroAndNegativeSleepsReturnAtOnce() async throws {
     let scheduler = DispatchQueue.test
     try await withDeterministicExecution(scheduler: scheduler) {
       try await Task.sleep(for: .zero)
       try await Task.sleep(nanoseconds: 0)
       try await Task.sleep(for: .milliseconds(-5))
-      try await Task.sleep(for: .microseconds(200))
       try await Task.sleep(until: .now, clock: .continuous)
       try await Task.sleep(until: .now - .seconds(1), clock: .suspending)
     }
     #expect(scheduler.now == DispatchQueue.virtualEpoch)
+  }
+
+  /// A sub-millisecond sleep keeps its length on the virtual clock (it was rounded to the
+  /// nearest millisecond, so to zero, before).
+  @Test(.plainTaskSleepIsVirtual) func aSubMillisecondSleepWaitsForItsVirtualTime() async throws {
+    let scheduler = DispatchQueue.test
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let sleeper = Task { try await Task.sleep(for: .microseconds(200)) }
+      await scheduler.advance()
+      #expect(scheduler.pendingWork.map(\.dueIn) == [.microseconds(200)])
+      await scheduler.advance(by: .microseconds(200))
+      try await sleeper.value
+    }
   }
 
   /// The "sleep until cancelled" idiom, and sleeps too long for the virtual clock: before,
