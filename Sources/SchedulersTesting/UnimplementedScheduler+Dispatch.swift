@@ -7,7 +7,7 @@ extension DispatchQueue {
   /// A property cannot know where it was called from; prefer ``unimplemented(_:fileID:filePath:line:column:)``,
   /// whose failures point at the line that created the scheduler.
   public static var unimplemented: UnimplementedSchedulerOf<DispatchQueue> {
-    UnimplementedScheduler(now: virtualEpoch)
+    UnimplementedScheduler(now: virtualEpoch, creationSiteUnknownAt: #fileID)
   }
 
   /// A named unimplemented scheduler with a dispatch queue's types.

@@ -7,7 +7,7 @@ extension RunLoop {
   /// A property cannot know where it was called from; prefer ``unimplemented(_:fileID:filePath:line:column:)``,
   /// whose failures point at the line that created the scheduler.
   public static var unimplemented: UnimplementedSchedulerOf<RunLoop> {
-    UnimplementedScheduler(now: virtualEpoch)
+    UnimplementedScheduler(now: virtualEpoch, creationSiteUnknownAt: #fileID)
   }
 
   /// A named unimplemented scheduler with a run loop's types.

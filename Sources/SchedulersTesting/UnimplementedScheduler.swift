@@ -30,6 +30,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   let column: UInt
   /// The test running where the scheduler was created, named in failures found elsewhere.
   package let testName: String?
+  /// Whether `fileID` and `line` are where the scheduler was created (false for the
+  /// `.unimplemented` properties, whose failures then do not name a line of the library).
+  private(set) var knowsCreationSite: Bool
 
   /// Creates an unimplemented scheduler whose fallback clock stands at `now`.
   ///
@@ -49,6 +52,13 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     self.line = line
     self.column = column
     self.testName = TestFailureReporter.currentTestName()
+    self.knowsCreationSite = true
+  }
+
+  /// For the `.unimplemented` properties, which cannot know the line that created them.
+  package init(now: SchedulerTimeType, creationSiteUnknownAt fileID: StaticString = #fileID) {
+    self.init(now: now, fileID: fileID)
+    knowsCreationSite = false
   }
 
   public var now: SchedulerTimeType {
@@ -136,7 +146,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     let scheduler =
       name.isEmpty ? "An unimplemented scheduler" : "Unimplemented scheduler '\(name)'"
     TestFailureReporter.recordFailure(
-      "\(scheduler) (created at \(fileID):\(line)) was used: \(use)",
+      knowsCreationSite
+        ? "\(scheduler) (created at \(fileID):\(line)) was used: \(use)"
+        : "\(scheduler) (made with the .unimplemented property, which cannot know where it was created: use .unimplemented(\"name\") for that) was used: \(use)",
       fileID: fileID, filePath: filePath, line: line, column: column, testName: testName)
   }
 }
