@@ -24,10 +24,11 @@ import Synchronization
 /// }
 /// ```
 ///
-/// - Plain `Task.sleep` inside the run follows `scheduler`'s virtual clock, to the nearest
-///   millisecond, where the backend can see it (``DeterministicExecution/Backend/plainTaskSleepIsVirtual``):
-///   the runtime hands over a deadline read from a real clock, and the moment between that
-///   reading and the hand-over is rounded away. For exact virtual time on every backend, sleep
+/// - Plain `Task.sleep` inside the run follows `scheduler`'s virtual clock where the backend
+///   can see it (``DeterministicExecution/Backend/plainTaskSleepIsVirtual``): the runtime hands
+///   over a deadline read from a real clock, and the run recovers the delay as the roundest
+///   duration the moment between that reading and the hand-over allows (any multiple of
+///   100 µs is exact unless the thread was preempted then). For exact virtual time on every backend, sleep
 ///   on the scheduler (`scheduler.sleep(for:)`) or pass `scheduler.clock` to `Clock`-taking
 ///   APIs. Without a scheduler, plain `Task.sleep` sleeps in real time, as outside work. Plain
 ///   sleeps still pending when the run ends are reported, and go on sleeping outside the run,
@@ -46,6 +47,10 @@ import Synchronization
 ///   unrelated tests running in parallel are serialised through the run too (their plain
 ///   `Task.sleep`s keep real time).
 /// - Outside a run, the process behaves normally.
+/// - `virtualTime` says how virtual time moves: ``DeterministicExecution/VirtualTime/manual``
+///   (the default: only by the body's advances), or
+///   ``DeterministicExecution/VirtualTime/autoAdvance`` (by itself whenever nothing else can go
+///   on; without a scheduler, the run makes a test scheduler of its own for plain sleeps).
 ///
 /// Jobs reach the run through one of two backends (``DeterministicExecution/backend``): the
 /// custom-executor SPI of Swift 6.3, or the runtime's hook variables elsewhere. Where neither
@@ -83,7 +88,16 @@ public func withDeterministicExecution<R: Sendable>(
 /// See ``withDeterministicExecution(virtualTime:outsideWorkTimeout:fileID:filePath:line:column:_:)``.
 ///
 /// `scheduler` is the test scheduler whose virtual clock plain `Task.sleep` follows inside
-/// the run, and whose pending sleepers are reported when the body returns. `outsideWorkTimeout`
+/// the run, and whose pending sleepers are reported when the body returns; with
+/// `virtualTime: .autoAdvance` the run moves it by itself whenever nothing else can go on:
+///
+/// ```swift
+/// try await withDeterministicExecution(scheduler: scheduler, virtualTime: .autoAdvance) {
+///   await model.refresh()  // sleeps on the scheduler; no advance needed
+/// }
+/// ```
+///
+/// `outsideWorkTimeout`
 /// is how long, in real time, the run waits for work begun with
 /// ``withOutsideWork(_:)`` to finish while nothing else in the run can progress, before it
 /// reports a deadlock. It is only a guard against a hang: outside work that finishes sooner
