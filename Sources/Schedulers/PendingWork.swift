@@ -44,8 +44,17 @@ where SchedulerTimeType.Stride: Sendable {
   /// for a plain sleep in a deterministic run, or "an action, due in 300 ms" when nothing more
   /// is known.
   public var description: String {
-    let kind = interval.map { "repeating every \(describeStride($0))" } ?? label ?? "an action"
-    let site = fileID.map { ", scheduled at \($0):\(line ?? 0)" } ?? ""
-    return "\(kind), due in \(describeStride(dueIn))\(site)"
+    "\(kind), due in \(describeStride(dueIn))\(site)"
   }
+
+  /// What the work is and where it was scheduled, without when it is due: "repeating every
+  /// 1 s, scheduled at Model.swift:12". What an auto-advancing run counts to name work that
+  /// keeps scheduling itself.
+  package var kindAndSite: String { kind + site }
+
+  private var kind: String {
+    interval.map { "repeating every \(describeStride($0))" } ?? label ?? "an action"
+  }
+
+  private var site: String { fileID.map { ", scheduled at \($0):\(line ?? 0)" } ?? "" }
 }

@@ -47,12 +47,9 @@ extension TestScheduler {
 
 extension TestScheduler {
   /// What an auto-advancing deterministic run does when nothing else can go on: runs the next
-  /// pending action, like ``step()``, and reports how far the clock is from `origin`
-  /// afterwards. `nil` when nothing is pending, or when an advance is already running (the
-  /// run then does not interleave with it).
-  package func stepForAutoAdvance(
-    from origin: SchedulerTimeType
-  ) -> (ran: PendingWork<SchedulerTimeType>, elapsed: Duration)? {
+  /// pending action, like ``step()``, and returns what it ran. `nil` when nothing is pending,
+  /// or when an advance is already running (the run then does not interleave with it).
+  package func stepForAutoAdvance() -> PendingWork<SchedulerTimeType>? {
     let caller = (thread: currentThreadID(), task: currentTaskID())
     let free = state.withLock { state -> Bool in
       guard state.advancing == nil else { return false }
@@ -63,11 +60,6 @@ extension TestScheduler {
     defer { endAdvancing() }
     guard let (entry, now, _) = popNextEntry(dueBy: nil) else { return nil }
     entry.action()
-    return (Self.describe(entry, now: now), Duration(origin.distance(to: now)))
-  }
-
-  /// How far the next pending action is from `origin`, or `nil` when nothing is pending.
-  package func nextDeadlineElapsed(from origin: SchedulerTimeType) -> Duration? {
-    nextDeadline.map { Duration(origin.distance(to: $0)) }
+    return Self.describe(entry, now: now)
   }
 }

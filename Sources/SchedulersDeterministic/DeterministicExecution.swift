@@ -69,14 +69,23 @@ public func withDeterministicExecution<R: Sendable>(
   line: UInt = #line, column: UInt = #column,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
-  let location = SourceLocationOfCall(fileID, filePath, line, column)
+  try await runWithoutAScheduler(
+    virtualTime, outsideWorkTimeout: outsideWorkTimeout,
+    location: SourceLocationOfCall(fileID, filePath, line, column), body)
+}
+
+/// A run without a caller's scheduler: an auto-advancing one needs a clock for plain sleeps,
+/// so it gets a test scheduler of its own; a manual one has none (plain sleeps are real time).
+private func runWithoutAScheduler<R: Sendable>(
+  _ virtualTime: DeterministicExecution.VirtualTime, outsideWorkTimeout: Duration,
+  location: SourceLocationOfCall?, _ body: @escaping @Sendable () async throws -> R
+) async throws -> R {
   guard virtualTime.autoAdvances else {
     return try await runDeterministically(
       clock: nil, outsideWorkTimeout: outsideWorkTimeout, location: location, body)
   }
-  // Auto-advance needs a clock for plain sleeps: a test scheduler of the run's own.
   let scheduler = DispatchQueue.test
-  defer { withExtendedLifetime(scheduler) {} }
+  defer { withExtendedLifetime(scheduler) {} }  // the run holds it weakly
   return try await runDeterministically(
     clock: RunClock(scheduler, virtualTime), outsideWorkTimeout: outsideWorkTimeout,
     location: location, body)
@@ -154,14 +163,10 @@ struct RunClock: Sendable {
       return
     }
     autoAdvance = AutoAdvanceClock(
-      step: { [weak scheduler] in
-        guard let (ran, elapsed) = scheduler?.stepForAutoAdvance(from: origin) else { return nil }
-        let kind =
-          ran.interval.map { "repeating every \(describeStride($0))" } ?? ran.label ?? "an action"
-        let site = ran.fileID.map { ", scheduled at \($0):\(ran.line ?? 0)" } ?? ""
-        return ("\(kind)\(site)", elapsed)
+      step: { [weak scheduler] in scheduler?.stepForAutoAdvance()?.kindAndSite },
+      nextDue: { [weak scheduler] in
+        scheduler?.nextDeadline.map { Duration(origin.distance(to: $0)) }
       },
-      nextDue: { [weak scheduler] in scheduler?.nextDeadlineElapsed(from: origin) },
       maxSteps: virtualTime.maxSteps, maxVirtualTime: virtualTime.maxVirtualTime)
   }
 }
@@ -234,15 +239,8 @@ package func withDeterministicExecutionReportedByCaller<R: Sendable>(
   virtualTime: DeterministicExecution.VirtualTime = .manual,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
-  guard virtualTime.autoAdvances else {
-    return try await runDeterministically(
-      clock: nil, outsideWorkTimeout: .seconds(10), location: nil, body)
-  }
-  let scheduler = DispatchQueue.test
-  defer { withExtendedLifetime(scheduler) {} }
-  return try await runDeterministically(
-    clock: RunClock(scheduler, virtualTime), outsideWorkTimeout: .seconds(10), location: nil,
-    body)
+  try await runWithoutAScheduler(
+    virtualTime, outsideWorkTimeout: .seconds(10), location: nil, body)
 }
 
 extension DeterministicRun {

@@ -8,9 +8,9 @@ import Schedulers
 /// The run's clock, as auto-advance sees it: one action at a time, and how far it has come.
 struct AutoAdvanceClock: Sendable {
   /// Runs the next pending action; returns what it was ("a Task.sleep", "repeating every 1 s,
-  /// scheduled at Model.swift:12") and the virtual time since the run started, or `nil` when
-  /// nothing is pending (or an advance of the body's is running).
-  let step: @Sendable () -> (what: String, elapsed: Duration)?
+  /// scheduled at Model.swift:12"), or `nil` when nothing is pending (or an advance of the
+  /// body's is running).
+  let step: @Sendable () -> String?
   /// The virtual time since the run started at which the next action is due.
   let nextDue: @Sendable () -> Duration?
   let maxSteps: Int
@@ -28,7 +28,6 @@ extension DeterministicRun {
     var stopped = false
     /// Set when the clock had nothing pending; reset by the next job, which may schedule some.
     var foundNothing = false
-    var elapsed: Duration = .zero
   }
 
   /// Whether the idle driver should try the clock before it suspects a deadlock.
@@ -60,17 +59,17 @@ extension DeterministicRun {
         return
       }
       state.autoAdvance.steps += 1
-      state.autoAdvance.runs[ran.what, default: 0] += 1
-      state.autoAdvance.elapsed = ran.elapsed
+      state.autoAdvance.runs[ran, default: 0] += 1
     }
     return nil
   }
 
   private func stop(because reason: String) -> String {
-    let (runs, elapsed) = state.withLock { state in
+    let runs = state.withLock { state in
       state.autoAdvance.stopped = true
-      return (state.autoAdvance.runs, state.autoAdvance.elapsed)
+      return state.autoAdvance.runs
     }
+    let elapsed = self.elapsed?() ?? .zero
     let busiest = runs.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
       .prefix(3).map { "\($0.key) (ran \($0.value) times)" }
     let culprits =

@@ -59,7 +59,7 @@ extension DeterministicRun {
     _ job: UnownedJob, onMainActor: Bool, after delay: Duration?, fromDeadline: Bool
   ) -> Bool {
     guard var delay, !state.withLock({ $0.isClosed }) else { return false }
-    if fromDeadline {
+    if fromDeadline, tracksPlainSleeps {
       let slack =
         plainSleepReadingAllowance
         + .nanoseconds(Int64(clamping: jobStart.preemptedSinceStart()))

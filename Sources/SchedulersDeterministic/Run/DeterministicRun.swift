@@ -63,6 +63,9 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// When the job now running started, in real and in thread CPU time: how long it has waited
   /// unscheduled bounds the error in a plain sleep's deadline (see `PlainSleeps`).
   let jobStart = JobStart()
+  /// Whether plain sleeps go on a virtual clock, which needs `jobStart` (two clock readings,
+  /// one a system call, per job): only runs with a test scheduler.
+  var tracksPlainSleeps: Bool { scheduleVirtualSleep != nil }
   /// The backend that routes jobs to this run, and runs them.
   let router: any JobRouter
   /// Schedules a wake-up after a virtual duration on the run's test scheduler, if it has one.
@@ -296,11 +299,11 @@ final class DeterministicRun: DeterministicRunIdleness {
           // the run still runs one job at a time, in order.
           let job = queued.job
           DispatchQueue.main.sync {
-            jobStart.markStart()
+            if tracksPlainSleeps { jobStart.markStart() }
             router.run(job, onMainActor: true)
           }
         } else {
-          jobStart.markStart()
+          if tracksPlainSleeps { jobStart.markStart() }
           router.run(queued.job, onMainActor: false)
         }
       case .resumeIdleWaiter(let continuation):
