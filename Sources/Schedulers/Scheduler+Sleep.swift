@@ -21,7 +21,10 @@ extension Scheduler {
     #endif
     try Task.checkCancellation()
     if deadline <= now { return }
-    try await Schedulers.sleep { wake in
+    // A test scheduler's sleep, outside a deterministic run, may wait for an advance that never
+    // comes; its watchdog turns that into a failure instead of a hang.
+    let watch = (self as? any StalledSleepWatching)?.stalledSleepWatch()
+    try await Schedulers.sleep(watchedBy: watch) { wake in
       scheduleCancellable(
         after: deadline, tolerance: tolerance ?? minimumTolerance, options: nil, wake)
     }

@@ -251,7 +251,10 @@ extension TestScheduler {
       state.advancing = caller
       return nil
     }
-    guard let running else { return }
+    guard let running else {
+      stalledSleepWatchdog.advanceStarted()
+      return
+    }
     if running.thread == caller.thread && running.task == caller.task {
       preconditionFailure(
         "TestScheduler.\(method) was called from inside a scheduled action while the scheduler was already advancing; advances cannot nest"

@@ -138,7 +138,23 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     self.order = order
     state = Mutex(State(now: now, order: order))
     createdInTest = TestFailure.currentTestName
+    stalledSleepWatchdog = .shared
   }
+
+  /// Creates a test scheduler whose sleeps outside a deterministic run are watched by
+  /// `stalledSleepWatchdog` (tests of the watchdog give each scheduler one of its own).
+  package init(
+    now: SchedulerTimeType, order: SameInstantOrder, stalledSleepWatchdog: StalledSleepWatchdog
+  ) {
+    self.order = order
+    state = Mutex(State(now: now, order: order))
+    createdInTest = TestFailure.currentTestName
+    self.stalledSleepWatchdog = stalledSleepWatchdog
+  }
+
+  /// Fails a test that would wait forever on a sleep of this scheduler that nothing advances to
+  /// (see ``StalledSleepWatchdog``).
+  let stalledSleepWatchdog: StalledSleepWatchdog
 
   /// The scheduler's virtual time: it moves only when the test advances it.
   @inlinable public var now: SchedulerTimeType { state.withLock { $0.now } }
@@ -290,3 +306,13 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
 public typealias TestSchedulerOf<S: Scheduler> = TestScheduler<
   S.SchedulerTimeType, S.SchedulerOptions
 >
+
+extension TestScheduler: StalledSleepWatching {
+  package func stalledSleepWatch() -> (StalledSleepWatchdog, StalledSleepContext)? {
+    guard stalledSleepWatchdog.limit != nil, DeterministicRunHook.current == nil else { return nil }
+    return (
+      stalledSleepWatchdog,
+      StalledSleepContext(testName: createdInTest) { [weak self] in self?.pendingWorkDescription }
+    )
+  }
+}

@@ -21,7 +21,10 @@ extension TestScheduler {
   /// (20 yields of detached background tasks), which usually lets the tasks it woke (and a
   /// task that has not yet registered its sleep) reach their next suspension, and under load
   /// sometimes does not. A sleeper that registers after the clock has passed its deadline then
-  /// waits for the next advance. For exact steps, advance inside `withDeterministicExecution`.
+  /// waits for the next advance. If none comes (a test awaiting that task would wait forever),
+  /// after 20 s of real time with no advance of any test scheduler, a watchdog records a failure
+  /// at the sleep's line and ends the sleep with `CancellationError`. For exact steps, advance
+  /// inside `withDeterministicExecution`.
   ///
   /// Actions run in the caller's isolation (the `isolation` parameter defaults to it), so a
   /// `@MainActor` test's advance runs `{ @MainActor in }` actions on the main actor.

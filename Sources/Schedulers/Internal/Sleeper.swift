@@ -11,7 +11,8 @@ final class Sleeper: Sendable {
     case scheduling
     case waiting(CheckedContinuation<Void, any Error>)
     case woke
-    case cancelled
+    /// Cancelled, or ended by the stalled-sleep watchdog: the error the sleep throws.
+    case cancelled(any Error)
   }
 
   private struct State {
@@ -41,7 +42,7 @@ final class Sleeper: Sendable {
         state.phase = .waiting(continuation)
         return nil
       case .woke: return .success(())
-      case .cancelled: return .failure(CancellationError())
+      case .cancelled(let error): return .failure(error)
       case .waiting: preconditionFailure("Sleeper: a sleeper waited twice")
       }
     }
@@ -68,35 +69,57 @@ final class Sleeper: Sendable {
 
   /// Called when the sleeping task is cancelled: removes the entry and throws in the task.
   func cancel() {
+    end(throwing: CancellationError())
+  }
+
+  /// Removes the entry and throws `error` in the task, unless the sleep already ended.
+  func end(throwing error: any Error) {
     let (continuation, entry) = state.withLock {
       state -> (CheckedContinuation<Void, any Error>?, (any Cancellable)?) in
       let entry = state.entry
       state.entry = nil
       switch state.phase {
       case .scheduling:
-        state.phase = .cancelled
+        state.phase = .cancelled(error)
         return (nil, entry)
       case .waiting(let continuation):
-        state.phase = .cancelled
+        state.phase = .cancelled(error)
         return (continuation, entry)
       case .woke, .cancelled: return (nil, nil)
       }
     }
     entry?.cancel()
-    continuation?.resume(throwing: CancellationError())
+    continuation?.resume(throwing: error)
   }
 }
 
 /// Sleeps until `schedule` fires the action it is given, or the task is cancelled.
 ///
 /// - Parameter schedule: schedules the wake-up action and returns what cancels it.
-func sleep(scheduling schedule: (@escaping @Sendable () -> Void) -> any Cancellable) async throws {
+/// - Parameter watch: the watchdog that fails a test stuck on this sleep, and what it reports.
+func sleep(
+  watchedBy watch: (StalledSleepWatchdog, StalledSleepContext)? = nil,
+  scheduling schedule: (@escaping @Sendable () -> Void) -> any Cancellable
+) async throws {
   try Task.checkCancellation()
   let sleeper = Sleeper()
-  try await withTaskCancellationHandler {
-    sleeper.attach(schedule { sleeper.wake() })
-    try await withCheckedThrowingContinuation { sleeper.wait($0) }
-  } onCancel: {
-    sleeper.cancel()
+  defer { watch?.0.unwatch(sleeper) }
+  do {
+    try await withTaskCancellationHandler {
+      // Watched before it is scheduled: once the scheduler lists the sleep, the watchdog has it.
+      if let (watchdog, context) = watch {
+        watchdog.watch(sleeper, site: CallSite.current, context: context)
+      }
+      sleeper.attach(schedule { sleeper.wake() })
+      try await withCheckedThrowingContinuation { sleeper.wait($0) }
+    } onCancel: {
+      sleeper.cancel()
+    }
+  } catch let stalled as StalledSleepEnded {
+    // Recorded here, on the sleeping task, rather than on the watchdog's thread: the task
+    // carries its test (a Swift Testing test's `Task {}` inherits it), so the failure is the
+    // test's own, and `withKnownIssue` sees it.
+    stalled.record()
+    throw CancellationError()
   }
 }

@@ -1,0 +1,141 @@
+import Dispatch
+import Schedulers
+import SchedulersTesting
+import Testing
+
+/// A test that would wait forever on a test scheduler's sleep, outside a deterministic run,
+/// fails with a message instead (issue 25). Each test gives its schedulers a watchdog of its
+/// own and runs its checks by hand at chosen instants, so nothing here waits for the limit,
+/// and parallel tests' advances (which reset a shared watchdog) cannot interfere.
+@Suite("Stalled-sleep watchdog")
+struct StalledSleepWatchdogTests {
+  let limit = Duration.seconds(20)
+
+  func watchdog() -> StalledSleepWatchdog {
+    StalledSleepWatchdog(limit: limit, checksItself: false)
+  }
+
+  func scheduler(_ watchdog: StalledSleepWatchdog) -> TestSchedulerOf<DispatchQueue> {
+    TestScheduler(
+      now: DispatchQueue.test.now, order: .firstInFirstOut, stalledSleepWatchdog: watchdog)
+  }
+
+  func later(_ duration: Duration) -> UInt64 {
+    DispatchTime.now().uptimeNanoseconds + UInt64(duration.components.seconds) * 1_000_000_000
+  }
+
+  /// The hang combine-schedulers' `testAsyncSleep` shows under load: the clock moved before
+  /// the task began to sleep, and the test awaits the task. Without the watchdog,
+  /// `await task.value` never returns.
+  @Test func aSleepRegisteredAfterTheClockMovedFailsTheTestInsteadOfHanging() async throws {
+    let watchdog = watchdog()
+    let scheduler = scheduler(watchdog)
+    await scheduler.advance(by: .seconds(1))  // the clock moves first...
+    // The task is created inside `withKnownIssue`: the failure is recorded on the sleeping
+    // task, which inherits the test and the known-issue scope from where it was created.
+    try await withKnownIssue {
+      let task = Task { try await scheduler.sleep(for: .seconds(1)) }  // ...then it sleeps
+      try await scheduler.waitForNextScheduledAction()
+      #expect(watchdog.watchedCount == 1)
+      #expect(watchdog.check(atUptimeNanoseconds: later(.seconds(19))) == 0)
+      #expect(watchdog.check(atUptimeNanoseconds: later(.seconds(21))) == 1)
+      do {
+        try await task.value
+        Issue.record("the stalled sleep returned normally")
+      } catch {
+        #expect(error is CancellationError)
+      }
+    } matching: { issue in
+      let text = issue.comments.map(\.rawValue).joined()
+      return text.contains("a test awaiting it would wait forever")
+        && text.contains("waitForNextScheduledAction")
+        && text.contains("withDeterministicExecution")
+        && text.contains("StalledSleepWatchdogTests.swift")  // the sleep's line, in pending work
+    }
+    #expect(watchdog.watchedCount == 0)
+    #expect(scheduler.pendingActionCount == 0)  // the wake-up left the queue with the sleep
+  }
+
+  /// A sleep left pending by a finished test (a timer loop on a scheduler a test case keeps)
+  /// is no hang: while any scheduler of the watchdog advances, nothing is reported.
+  @Test func anAdvanceOfAnySchedulerRestartsTheWait() async throws {
+    let watchdog = watchdog()
+    let sleeping = scheduler(watchdog)
+    let other = scheduler(watchdog)
+    let task = Task { try await sleeping.sleep(for: .seconds(1)) }
+    try await sleeping.waitForNextScheduledAction()
+
+    await other.advance(by: .seconds(1))
+    #expect(watchdog.check(atUptimeNanoseconds: later(.seconds(21))) == 0)
+    #expect(watchdog.check(atUptimeNanoseconds: later(.seconds(40))) == 0)
+    #expect(watchdog.watchedCount == 1)
+
+    await sleeping.advance(by: .seconds(1))
+    try await task.value
+    #expect(watchdog.watchedCount == 0)
+  }
+
+  @Test func aCancelledSleepIsNoLongerWatched() async throws {
+    let watchdog = watchdog()
+    let scheduler = scheduler(watchdog)
+    let task = Task { try await scheduler.sleep(for: .seconds(1)) }
+    try await scheduler.waitForNextScheduledAction()
+    task.cancel()
+    await #expect(throws: CancellationError.self) { try await task.value }
+    #expect(watchdog.watchedCount == 0)
+    #expect(watchdog.check(atUptimeNanoseconds: later(.seconds(60))) == 0)
+  }
+
+  /// Inside a run, the driver reports a body that cannot progress; the watchdog stays out.
+  @Test func sleepsInsideADeterministicRunAreLeftToTheRun() async throws {
+    let watchdog = watchdog()
+    let scheduler = scheduler(watchdog)
+    try await withDeterministicExecution(scheduler: scheduler) {
+      let task = Task { try await scheduler.sleep(for: .seconds(1)) }
+      await DeterministicExecution.idle()
+      #expect(scheduler.pendingActionCount == 1)
+      #expect(watchdog.watchedCount == 0)
+      await scheduler.advance(by: .seconds(1))
+      try await task.value
+    }
+  }
+
+  @Test func aWatchdogWithoutALimitWatchesNothing() async throws {
+    let off = StalledSleepWatchdog(limit: nil, checksItself: false)
+    let scheduler = scheduler(off)
+    let task = Task { try await scheduler.sleep(for: .seconds(1)) }
+    try await scheduler.waitForNextScheduledAction()
+    #expect(off.watchedCount == 0)
+    #expect(off.check(atUptimeNanoseconds: later(.seconds(3600))) == 0)
+    await scheduler.advance(by: .seconds(1))
+    try await task.value
+  }
+
+  @Test(
+    arguments: [
+      (nil, Duration.seconds(20)), ("0", nil), ("2.5", .milliseconds(2500)), ("90", .seconds(90)),
+      ("soon", .seconds(20)), ("-1", .seconds(20)), ("inf", .seconds(20)),
+    ] as [(String?, Duration?)])
+  func theLimitComesFromTheEnvironment(text: String?, limit: Duration?) {
+    #expect(StalledSleepWatchdog.limit(fromEnvironmentValue: text) == limit)
+  }
+
+  /// The same hang with the watchdog checking by itself, as every test scheduler's does, with a
+  /// short limit: the test's only real-time wait, bounded by the limit (200 ms). A watchdog that
+  /// never fired would leave the bound's cancellation to end the sleep, with no issue recorded,
+  /// and `withKnownIssue` would fail.
+  @Test func theWatchdogChecksByItself() async throws {
+    let watchdog = StalledSleepWatchdog(limit: .milliseconds(200), checksItself: true)
+    let scheduler = scheduler(watchdog)
+    await scheduler.advance(by: .seconds(1))
+    await withKnownIssue {
+      let task = Task { try await scheduler.sleep(for: .seconds(1)) }
+      let bound = DispatchWorkItem { task.cancel() }
+      DispatchQueue.global().asyncAfter(deadline: .now() + 10, execute: bound)
+      defer { bound.cancel() }
+      _ = try? await task.value
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined().contains("for 200 ms of real time")
+    }
+  }
+}
