@@ -29,7 +29,8 @@ struct AppleMachTickTests {
   @Test func wholeMicrosecondStridesAreExact() {
     let epoch = AppleSiliconDispatchTime(uptimeNanoseconds: 1)
     var generator = SystemRandomNumberGenerator()
-    let microseconds = [1, 2, 3, 7, 999, 1_000, 300_000, 1_000_000, 86_400_000_000]
+    let microseconds =
+      [1, 2, 3, 7, 999, 1_000, 300_000, 1_000_000, 86_400_000_000]
       + (0..<2_000).map { _ in Int.random(in: 1...10_000_000_000, using: &generator) }
     for us in microseconds {
       let stride = Stride.microseconds(us)
@@ -37,7 +38,8 @@ struct AppleMachTickTests {
       #expect(epoch.distance(to: later) == stride, "\(us) µs")
       #expect(later.distance(to: epoch) == .microseconds(-us), "\(us) µs back")
       // Two steps read as one step of twice the length.
-      #expect(later.advanced(by: stride).distance(to: epoch.advanced(by: .microseconds(us * 2))) == .zero)
+      #expect(
+        later.advanced(by: stride).distance(to: epoch.advanced(by: .microseconds(us * 2))) == .zero)
     }
   }
 
