@@ -81,7 +81,12 @@ extension TestScheduler {
       which return once every woken task has run as far as it can.
       """ : ""
     try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
+      // A closure is isolated to an `isolated` parameter only when it captures it (SE-0420).
+      // Without this capture the operation was nonisolated: the task hopped off the caller's
+      // actor here, before the count below, and a `@MainActor` model's task ran in between
+      // (the doc example timed out every time; `WaitForNextScheduledActionDocExampleTests`).
+      _ = isolation
+      return try await withCheckedThrowingContinuation { continuation in
         // Checked under the lock: a cancellation that came before the waiter was registered
         // found nothing to remove, and is seen here instead.
         let outcome = state.withLock { state -> Result<Void, any Error>? in
