@@ -1,5 +1,5 @@
 // Where Combine can be imported, Combine's protocol is used instead, and
-// Combine/SchedulerTimeIntervalConvertible+Duration.swift adds the conversions to `Duration`.
+// PlatformWithCombine/SchedulerTimeIntervalConvertible+Duration.swift adds the conversions to `Duration`.
 #if !canImport(Combine)
 
   /// A stride that can be written in seconds, milliseconds, microseconds or nanoseconds, and
@@ -46,13 +46,3 @@
   }
 
 #endif
-
-extension SchedulerTimeIntervalConvertible {
-  /// A stride equal to `duration`.
-  ///
-  /// ```swift
-  /// let stride: DispatchQueue.SchedulerTimeType.Stride = .duration(.milliseconds(300))
-  /// ```
-  @inlinable
-  public static func duration(_ duration: Duration) -> Self { Self(duration) }
-}
