@@ -18,12 +18,7 @@ extension TestScheduler {
   /// - Precondition: `stride` is not negative (time never moves backwards; to run what is
   ///   due, call `advance()`), and no other advance is running.
   /// - Complexity: O(k log n) for k actions run among n pending.
-  @inlinable
-  @_specialize(
-    exported:true,where
-      SchedulerTimeType == DispatchQueue.SchedulerTimeType,
-      SchedulerOptions == DispatchQueue.SchedulerOptions
-  )
+  @inlinable  // specialised by each caller (see `scheduleCancellable`)
   public func advance(
     by stride: Stride = .zero,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -67,12 +62,7 @@ extension TestScheduler {
   ///
   /// - Precondition: no other advance is running on this scheduler.
   /// - Complexity: O(k log n) for k actions run among n pending.
-  @inlinable
-  @_specialize(
-    exported:true,where
-      SchedulerTimeType == DispatchQueue.SchedulerTimeType,
-      SchedulerOptions == DispatchQueue.SchedulerOptions
-  )
+  @inlinable  // specialised by each caller (see `scheduleCancellable`)
   public func advance(
     to instant: SchedulerTimeType,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,

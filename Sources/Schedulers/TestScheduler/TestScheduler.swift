@@ -236,16 +236,13 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   /// Schedules an action once at `date`; cancelling removes it from the queue and releases it.
   ///
   /// - Complexity: O(log n) to schedule and to cancel.
+  // Inlinable, so a caller in another module (every test) specialises it for its time types
+  // instead of running generic code that looks up type metadata at each step (more than half
+  // of an async debounce's instructions under callgrind; docs/performance.md). No exported
+  // `@_specialize` here, unlike the non-inlinable entry points: for an inlinable function the
+  // whole-module build sometimes referenced the prespecialisation without emitting it, which
+  // broke release links depending on the order of the module's files.
   @inlinable
-  // The hot entry points carry `@_specialize(exported: true)` for DispatchQueue's time types,
-  // what `DispatchQueue.test` makes: a caller in another module (every test) then runs code
-  // specialised for them, instead of generic code that looks up type metadata at each step
-  // (more than half of an async debounce's instructions under callgrind; docs/performance.md).
-  @_specialize(
-    exported:true,where
-      SchedulerTimeType == DispatchQueue.SchedulerTimeType,
-      SchedulerOptions == DispatchQueue.SchedulerOptions
-  )
   public func scheduleCancellable(
     after date: SchedulerTimeType, tolerance _: Stride, options _: SchedulerOptions?,
     _ action: @escaping @Sendable () -> Void
