@@ -1,19 +1,23 @@
 // schedule-bench: the schedule throughput of each scheduler in the package.
 //
-//   swift run -c release schedule-bench [--json] [--sizes 10000,100000,1000000] [--repetitions N]
+//   swift run -c release schedule-bench [--full] [--json] [--sizes N,N,...] [--repetitions N]
 
 import Foundation
 import ScheduleBenchWorkloads
 
 struct Options {
   var json = false
-  var sizes = [10_000, 100_000, 1_000_000]
-  var repetitions = 5
+  /// Quick by default (every workload once, at 10k actions: under a minute on two cores);
+  /// `--full` measures the sizes and repetitions that docs/performance.md reports.
+  var sizes = [10_000]
+  var repetitions = 3
   var workloads: [String]?
 }
 
+let nameWidth = Workload.all.map(\.name.count).max()! + 2
+
 let usage = """
-  USAGE: schedule-bench [--json] [--sizes N,N,...] [--repetitions N] [--only NAME,NAME,...]
+  USAGE: schedule-bench [--full] [--json] [--sizes N,N,...] [--repetitions N] [--only NAME,...]
 
   Measures how fast each scheduler of swift-schedulers schedules and runs actions: n actions
   per workload, one warm-up, then N timed repetitions; prints the median and minimum
@@ -21,14 +25,16 @@ let usage = """
   n actions ran. Progress goes to standard error.
 
   OPTIONS:
+    --full             The full measurement: sizes 10000,100000,1000000, 5 repetitions
+                       (several minutes; what docs/performance.md reports).
     --json             Print the results as JSON instead of a table.
-    --sizes N,N,...    Action counts to measure (default: 10000,100000,1000000).
-    --repetitions N    Timed repetitions per workload and size (default: 5).
+    --sizes N,N,...    Action counts to measure (default: 10000).
+    --repetitions N    Timed repetitions per workload and size (default: 3).
     --only NAME,...    Only these workloads (\(Workload.all.map(\.name).joined(separator: ", "))).
     -h, --help         Show this help.
 
   WORKLOADS:
-  \(Workload.all.map { "  \($0.name.padding(toLength: 17, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
+  \(Workload.all.map { "  \($0.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
   """
 
 func parse(_ arguments: [String]) -> Options {
@@ -48,6 +54,9 @@ func parse(_ arguments: [String]) -> Options {
   }
   while let argument = remaining.popFirst() {
     switch argument {
+    case "--full":
+      options.sizes = [10_000, 100_000, 1_000_000]
+      options.repetitions = 5
     case "--json": options.json = true
     case "--sizes": options.sizes = integers(remaining.popFirst())
     case "--repetitions": options.repetitions = integers(remaining.popFirst())[0]
