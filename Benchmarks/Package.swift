@@ -14,21 +14,34 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/combine-schedulers", exact: "1.2.2"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", exact: "1.1.1"),
     .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+    // withMainSerialExecutor, as combine-schedulers' users wrap their tests in it.
+    .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", exact: "1.4.3"),
   ],
   targets: [
     // Each peer's workloads live in a module of their own that exposes only standard-library
     // types: combine-schedulers and this package both extend `DispatchQueue` with `test`,
     // `immediate` and a `SchedulerTimeType`, and must never meet in one file.
+    // The production code of the story benchmarks, with no scheduler in it: every way of
+    // testing a story runs this same code.
+    .target(name: "StoryModels"),
+    .target(
+      name: "SchedulersStories",
+      dependencies: [
+        .product(name: "_ScheduleBenchWorkloads", package: "swift-schedulers"), "StoryModels",
+      ]
+    ),
     .target(
       name: "CombineSchedulersWorkloads",
       dependencies: [
         .product(name: "CombineSchedulers", package: "combine-schedulers"),
         .product(name: "OpenCombineShim", package: "OpenCombine"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        "StoryModels",
       ]
     ),
     .target(
       name: "SwiftClocksWorkloads",
-      dependencies: [.product(name: "Clocks", package: "swift-clocks")]
+      dependencies: [.product(name: "Clocks", package: "swift-clocks"), "StoryModels"]
     ),
     .target(name: "HeapStatistics"),
     .executableTarget(
@@ -36,6 +49,7 @@ let package = Package(
       dependencies: [
         .product(name: "_ScheduleBenchWorkloads", package: "swift-schedulers"),
         "CombineSchedulersWorkloads", "SwiftClocksWorkloads", "HeapStatistics",
+        "SchedulersStories",
       ]
     ),
   ],

@@ -17,11 +17,15 @@ struct Options {
   var memory = true
   /// Where to write the chart, if anywhere.
   var svg: String?
+  /// Tests per way and machine state in the story table; 0 skips it.
+  var storyRepetitions = 1_000
+  /// Whether the stories are also run with both cores kept busy.
+  var storiesUnderLoad = true
 }
 
 let usage = """
   USAGE: peer-bench [--json] [--sizes N,N,...] [--repetitions N] [--only NAME,...] [--no-memory]
-                    [--svg PATH]
+                    [--svg PATH] [--story-repetitions N] [--no-load]
 
   Runs each workload with swift-schedulers and with the peers (combine-schedulers 1.2.2,
   swift-clocks 1.1.1, OpenCombine 0.14.0) in the same process, and prints one table: each
@@ -29,6 +33,11 @@ let usage = """
   warm-up, and every repetition checks that all actions ran. A peer whose run would take more
   than a minute at a size (extrapolated quadratically from the size before) is skipped with a
   note. Then the memory of pending work, in bytes per pending action.
+
+  First, the stories: one test of the same production code (a debounced search) run the way
+  each package tests it, N times each, timed per test (median and p99) and counted (how many
+  runs saw the right outcome), on an idle machine and with every core kept busy by another
+  process.
 
   OPTIONS:
     --json             Print the results as JSON instead of tables.
@@ -38,6 +47,10 @@ let usage = """
     --no-memory        Skip the memory measurement.
     --svg PATH         Also write a chart: ns per action against n, log-log, one panel per
                        comparison (docs/performance-chart.svg is made with this).
+    --story-repetitions N
+                       Tests per way of testing a story, idle and loaded (default: 1000;
+                       0 skips the stories).
+    --no-load          Run the stories on the idle machine only.
     -h, --help         Show this help.
   """
 
@@ -62,6 +75,12 @@ func parse(_ arguments: [String]) -> Options {
     case "--sizes": options.sizes = integers(remaining.popFirst())
     case "--repetitions": options.repetitions = integers(remaining.popFirst())[0]
     case "--no-memory": options.memory = false
+    case "--story-repetitions":
+      guard let text = remaining.popFirst(), let count = Int(text), count >= 0 else {
+        fail("--story-repetitions needs a count of zero or more")
+      }
+      options.storyRepetitions = count
+    case "--no-load": options.storiesUnderLoad = false
     case "--svg":
       guard let path = remaining.popFirst() else { fail("--svg needs a path") }
       options.svg = path
@@ -109,6 +128,9 @@ func secondsPerRun(_ result: BenchmarkResult) -> Double {
 
 let options = parse(Array(CommandLine.arguments.dropFirst()))
 let selected = comparisons.filter { options.only?.contains($0.name) ?? true }
+let storyResults =
+  options.storyRepetitions > 0
+  ? await runStories(repetitions: options.storyRepetitions, loaded: options.storiesUnderLoad) : []
 var rows: [Row] = []
 var ourResults: [String: [Int: BenchmarkResult]] = [:]
 
@@ -260,6 +282,16 @@ if options.json {
     document["random_growth_10k_to_1m"] = growth
     document["random_growth_bound"] = growthBound
   }
+  document["stories"] = storyResults.map {
+    [
+      "story": $0.story, "way": $0.way, "machine": $0.load,
+      "median_us_per_test": Double($0.median.components.attoseconds) / 1e12
+        + Double($0.median.components.seconds) * 1e6,
+      "p99_us_per_test": Double($0.p99.components.attoseconds) / 1e12
+        + Double($0.p99.components.seconds) * 1e6,
+      "passed": $0.passed, "runs": $0.times.count,
+    ] as [String: Any]
+  }
   document["memory_bytes_per_pending_action"] = memory.map {
     ["implementation": $0.label, "n": $0.size, "bytes": $0.bytes] as [String: Any]
   }
@@ -267,6 +299,12 @@ if options.json {
     withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
   print(String(decoding: data, as: UTF8.self))
 } else {
+  if !storyResults.isEmpty {
+    print(storyTable(storyResults))
+    print(
+      "\nWall time per test (one test = the whole story) over \(options.storyRepetitions) runs after one untimed run; \"passed\": runs that saw one search, for the last query. \"loaded\": every core kept busy by another process.\n"
+    )
+  }
   func table(_ header: [String], _ body: [[String]], leftAligned: Set<Int>) {
     let widths = header.indices.map { column in
       ([header] + body).map { $0[column].count }.max()!

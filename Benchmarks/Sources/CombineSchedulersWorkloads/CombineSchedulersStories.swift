@@ -1,0 +1,33 @@
+// combine-schedulers' way of testing the stories: its `TestScheduler`, whose async `advance`
+// yields (`Task.megaYield()`) and hopes the woken tasks have run, with and without
+// swift-concurrency-extras' `withMainSerialExecutor`, as its users write them.
+
+import CombineSchedulers
+import ConcurrencyExtras
+import Dispatch
+import OpenCombineShim
+import StoryModels
+
+public enum CombineSchedulersStories {
+  /// The debounced search on combine-schedulers' `TestScheduler`.
+  @MainActor public static func debouncedSearch() async -> Bool {
+    let scheduler = DispatchQueue.test
+    let model = DebouncedSearchModel(
+      sleep: { try await scheduler.sleep(for: .nanoseconds(nanoseconds($0))) }, api: SearchAPI())
+    return await debouncedSearchTest(model) {
+      await scheduler.advance(by: .nanoseconds(nanoseconds($0)))
+    }
+  }
+
+  /// The same inside `withMainSerialExecutor`.
+  @MainActor public static func debouncedSearchOnMainSerialExecutor() async -> Bool {
+    var passed = false
+    await withMainSerialExecutor { @MainActor in passed = await debouncedSearch() }
+    return passed
+  }
+
+  static func nanoseconds(_ duration: Duration) -> Int {
+    Int(duration.components.seconds) * 1_000_000_000
+      + Int(duration.components.attoseconds / 1_000_000_000)
+  }
+}

@@ -1,0 +1,20 @@
+// This package's way of testing the stories: the test scheduler inside a deterministic run,
+// where async `advance` returns once every task it woke has run as far as it can.
+
+import Dispatch
+import Schedulers
+import SchedulersDeterministic
+import StoryModels
+
+public enum SchedulersStories {
+  /// The debounced search under `withDeterministicExecution(scheduler:)`.
+  @MainActor public static func debouncedSearch() async -> Bool {
+    let scheduler = DispatchQueue.test
+    let passed = try? await withDeterministicExecution(scheduler: scheduler) { @MainActor in
+      let model = DebouncedSearchModel(
+        sleep: { try await scheduler.sleep(for: .duration($0)) }, api: SearchAPI())
+      return await debouncedSearchTest(model) { await scheduler.advance(by: .duration($0)) }
+    }
+    return passed ?? false
+  }
+}

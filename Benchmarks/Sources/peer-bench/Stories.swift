@@ -1,0 +1,132 @@
+// The story benchmarks: the question a user asks before moving a test suite, "how long does
+// each test take, and how often does it flake?" Each story is one test of identical
+// production code (`StoryModels`), run the way each package tests it. Each way is timed per
+// test (wall clock: median and p99) and counted (how many runs saw the right outcome), first
+// on an otherwise idle machine, then with both cores kept busy by two other processes.
+
+import CombineSchedulersWorkloads
+import Foundation
+import ScheduleBenchWorkloads
+import SchedulersStories
+import SwiftClocksWorkloads
+
+/// One way of running a story's test: returns whether the outcome was right.
+struct StoryWay {
+  let label: String
+  let test: @MainActor () async -> Bool
+}
+
+struct Story {
+  let name: String
+  let ways: [StoryWay]
+}
+
+let stories = [
+  Story(
+    name: "debounced search",
+    ways: [
+      StoryWay(
+        label: "this package: deterministic run", test: SchedulersStories.debouncedSearch),
+      StoryWay(
+        label: "combine-schedulers 1.2.2: async advance (megaYield)",
+        test: CombineSchedulersStories.debouncedSearch),
+      StoryWay(
+        label: "combine-schedulers 1.2.2 in withMainSerialExecutor",
+        test: CombineSchedulersStories.debouncedSearchOnMainSerialExecutor),
+      StoryWay(label: "swift-clocks 1.1.1: TestClock", test: SwiftClocksStories.debouncedSearch),
+    ])
+]
+
+/// One line of the story table.
+struct StoryResult {
+  let story: String
+  let way: String
+  let load: String
+  /// Wall time per test, sorted.
+  let times: [Duration]
+  let passed: Int
+
+  var median: Duration { times[times.count / 2] }
+  var p99: Duration {
+    times[min(times.count - 1, Int((Double(times.count) * 0.99).rounded(.up)) - 1)]
+  }
+}
+
+/// Runs one way `repetitions` times after one untimed run, timing each test.
+@MainActor
+func measureStory(_ way: StoryWay, repetitions: Int) async -> (times: [Duration], passed: Int) {
+  _ = await way.test()
+  let clock = ContinuousClock()
+  var times: [Duration] = []
+  times.reserveCapacity(repetitions)
+  var passed = 0
+  for _ in 0..<repetitions {
+    let start = clock.now
+    if await way.test() { passed += 1 }
+    times.append(clock.now - start)
+  }
+  return (times.sorted(), passed)
+}
+
+/// Two processes that spin until terminated: "both cores busy".
+func startLoad() -> [Process] {
+  (0..<ProcessInfo.processInfo.activeProcessorCount).compactMap { _ in
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "while :; do :; done"]
+    return (try? process.run()).map { process }
+  }
+}
+
+/// Kills the spinners and waits for them (`terminate()` left them running here).
+func stopLoad(_ spinners: [Process]) {
+  for spinner in spinners where spinner.isRunning {
+    kill(spinner.processIdentifier, SIGKILL)
+    spinner.waitUntilExit()
+  }
+}
+
+@MainActor
+func runStories(repetitions: Int, loaded: Bool) async -> [StoryResult] {
+  var results: [StoryResult] = []
+  for load in loaded ? ["idle", "loaded"] : ["idle"] {
+    let spinners = load == "loaded" ? startLoad() : []
+    defer { stopLoad(spinners) }
+    for story in stories {
+      for way in story.ways {
+        progress("story \(story.name), \(load): \(way.label)")
+        let (times, passed) = await measureStory(way, repetitions: repetitions)
+        results.append(
+          StoryResult(story: story.name, way: way.label, load: load, times: times, passed: passed))
+      }
+    }
+  }
+  progress("")
+  return results
+}
+
+func microseconds(_ duration: Duration) -> String {
+  let (seconds, attoseconds) = duration.components
+  return format(Double(seconds) * 1e6 + Double(attoseconds) / 1e12)
+}
+
+func storyTable(_ results: [StoryResult]) -> String {
+  let header = ["story", "way of testing", "machine", "median µs/test", "p99 µs/test", "passed"]
+  let rows = results.map {
+    [
+      $0.story, $0.way, $0.load, microseconds($0.median), microseconds($0.p99),
+      "\(grouped($0.passed)) of \(grouped($0.times.count))",
+    ]
+  }
+  let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max()! }
+  func line(_ cells: [String]) -> String {
+    cells.enumerated().map { column, cell in
+      column < 3
+        ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+        : String(repeating: " ", count: widths[column] - cell.count) + cell
+    }.joined(separator: "  ")
+  }
+  return
+    ([line(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
+    + rows.map(line)).joined(separator: "\n")
+}
