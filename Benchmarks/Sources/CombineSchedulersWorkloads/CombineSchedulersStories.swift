@@ -26,6 +26,37 @@ public enum CombineSchedulersStories {
     return passed
   }
 
+  /// The countdown on combine-schedulers' `TestScheduler`.
+  @MainActor public static func countdown() async -> Bool {
+    let scheduler = DispatchQueue.test
+    let model = CountdownModel(sleep: {
+      try await scheduler.sleep(for: .nanoseconds(nanoseconds($0)))
+    })
+    return await countdownTest(model) { await scheduler.advance(by: .nanoseconds(nanoseconds($0))) }
+  }
+
+  /// The same inside `withMainSerialExecutor`.
+  @MainActor public static func countdownOnMainSerialExecutor() async -> Bool {
+    var passed = false
+    await withMainSerialExecutor { @MainActor in passed = await countdown() }
+    return passed
+  }
+
+  /// The view state on combine-schedulers' `TestScheduler`.
+  @MainActor public static func viewState() async -> Bool {
+    let scheduler = DispatchQueue.test
+    let model = ProfileViewModel(
+      sleep: { try await scheduler.sleep(for: .nanoseconds(nanoseconds($0))) }, api: ProfileAPI())
+    return await viewStateTest(model) { await scheduler.advance(by: .nanoseconds(nanoseconds($0))) }
+  }
+
+  /// The same inside `withMainSerialExecutor`.
+  @MainActor public static func viewStateOnMainSerialExecutor() async -> Bool {
+    var passed = false
+    await withMainSerialExecutor { @MainActor in passed = await viewState() }
+    return passed
+  }
+
   static func nanoseconds(_ duration: Duration) -> Int {
     Int(duration.components.seconds) * 1_000_000_000
       + Int(duration.components.attoseconds / 1_000_000_000)

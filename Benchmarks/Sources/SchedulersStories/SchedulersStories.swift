@@ -17,4 +17,25 @@ public enum SchedulersStories {
     }
     return passed ?? false
   }
+
+  /// The countdown under `withDeterministicExecution(scheduler:)`.
+  @MainActor public static func countdown() async -> Bool {
+    let scheduler = DispatchQueue.test
+    let passed = try? await withDeterministicExecution(scheduler: scheduler) { @MainActor in
+      let model = CountdownModel(sleep: { try await scheduler.sleep(for: .duration($0)) })
+      return await countdownTest(model) { await scheduler.advance(by: .duration($0)) }
+    }
+    return passed ?? false
+  }
+
+  /// The view state under `withDeterministicExecution(scheduler:)`.
+  @MainActor public static func viewState() async -> Bool {
+    let scheduler = DispatchQueue.test
+    let passed = try? await withDeterministicExecution(scheduler: scheduler) { @MainActor in
+      let model = ProfileViewModel(
+        sleep: { try await scheduler.sleep(for: .duration($0)) }, api: ProfileAPI())
+      return await viewStateTest(model) { await scheduler.advance(by: .duration($0)) }
+    }
+    return passed ?? false
+  }
 }

@@ -21,20 +21,45 @@ struct Story {
   let ways: [StoryWay]
 }
 
+/// The ways of testing one story, given each package's function for it.
+func ways(
+  ours: @escaping @MainActor () async -> Bool,
+  combineSchedulers: @escaping @MainActor () async -> Bool,
+  combineSchedulersSerial: @escaping @MainActor () async -> Bool,
+  swiftClocks: @escaping @MainActor () async -> Bool
+) -> [StoryWay] {
+  [
+    StoryWay(label: "this package: deterministic run", test: ours),
+    StoryWay(
+      label: "combine-schedulers 1.2.2: async advance (megaYield)", test: combineSchedulers),
+    StoryWay(
+      label: "combine-schedulers 1.2.2 in withMainSerialExecutor", test: combineSchedulersSerial),
+    StoryWay(label: "swift-clocks 1.1.1: TestClock", test: swiftClocks),
+  ]
+}
+
 let stories = [
   Story(
     name: "debounced search",
-    ways: [
-      StoryWay(
-        label: "this package: deterministic run", test: SchedulersStories.debouncedSearch),
-      StoryWay(
-        label: "combine-schedulers 1.2.2: async advance (megaYield)",
-        test: CombineSchedulersStories.debouncedSearch),
-      StoryWay(
-        label: "combine-schedulers 1.2.2 in withMainSerialExecutor",
-        test: CombineSchedulersStories.debouncedSearchOnMainSerialExecutor),
-      StoryWay(label: "swift-clocks 1.1.1: TestClock", test: SwiftClocksStories.debouncedSearch),
-    ])
+    ways: ways(
+      ours: SchedulersStories.debouncedSearch,
+      combineSchedulers: CombineSchedulersStories.debouncedSearch,
+      combineSchedulersSerial: CombineSchedulersStories.debouncedSearchOnMainSerialExecutor,
+      swiftClocks: SwiftClocksStories.debouncedSearch)),
+  Story(
+    name: "countdown",
+    ways: ways(
+      ours: SchedulersStories.countdown,
+      combineSchedulers: CombineSchedulersStories.countdown,
+      combineSchedulersSerial: CombineSchedulersStories.countdownOnMainSerialExecutor,
+      swiftClocks: SwiftClocksStories.countdown)),
+  Story(
+    name: "view state, cancel",
+    ways: ways(
+      ours: SchedulersStories.viewState,
+      combineSchedulers: CombineSchedulersStories.viewState,
+      combineSchedulersSerial: CombineSchedulersStories.viewStateOnMainSerialExecutor,
+      swiftClocks: SwiftClocksStories.viewState)),
 ]
 
 /// One line of the story table.

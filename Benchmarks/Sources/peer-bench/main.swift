@@ -34,8 +34,8 @@ let usage = """
   than a minute at a size (extrapolated quadratically from the size before) is skipped with a
   note. Then the memory of pending work, in bytes per pending action.
 
-  First, the stories: one test of the same production code (a debounced search) run the way
-  each package tests it, N times each, timed per test (median and p99) and counted (how many
+  First, the stories: one test each of the same production code (a debounced search, a
+  countdown, a view state with loading and cancel) run the way each package tests it, N times each, timed per test (median and p99) and counted (how many
   runs saw the right outcome), on an idle machine and with every core kept busy by another
   process.
 
@@ -302,7 +302,7 @@ if options.json {
   if !storyResults.isEmpty {
     print(storyTable(storyResults))
     print(
-      "\nWall time per test (one test = the whole story) over \(options.storyRepetitions) runs after one untimed run; \"passed\": runs that saw one search, for the last query. \"loaded\": every core kept busy by another process.\n"
+      "\nWall time per test (one test = the whole story) over \(options.storyRepetitions) runs after one untimed run; \"passed\": runs whose checks all held. \"loaded\": every core kept busy by another process.\n"
     )
   }
   func table(_ header: [String], _ body: [[String]], leftAligned: Set<Int>) {
