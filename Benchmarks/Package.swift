@@ -16,6 +16,8 @@ let package = Package(
     .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     // withMainSerialExecutor, as combine-schedulers' users wrap their tests in it.
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", exact: "1.4.3"),
+    // debounce and throttle on the same clock as this package's, for the operator rows.
+    .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
   ],
   targets: [
     // Each peer's workloads live in a module of their own that exposes only standard-library
@@ -43,13 +45,20 @@ let package = Package(
       name: "SwiftClocksWorkloads",
       dependencies: [.product(name: "Clocks", package: "swift-clocks"), "StoryModels"]
     ),
+    .target(
+      name: "AsyncAlgorithmsWorkloads",
+      dependencies: [
+        .product(name: "_ScheduleBenchWorkloads", package: "swift-schedulers"),
+        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+      ]
+    ),
     .target(name: "HeapStatistics"),
     .executableTarget(
       name: "peer-bench",
       dependencies: [
         .product(name: "_ScheduleBenchWorkloads", package: "swift-schedulers"),
         "CombineSchedulersWorkloads", "SwiftClocksWorkloads", "HeapStatistics",
-        "SchedulersStories",
+        "SchedulersStories", "AsyncAlgorithmsWorkloads",
       ]
     ),
   ],
