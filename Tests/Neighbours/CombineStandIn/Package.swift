@@ -50,6 +50,19 @@ let package = Package(
         "Schedulers", "SchedulersTesting", "Combine",
         .product(name: "CombineSchedulers", package: "combine-schedulers"),
       ]),
+    // The Combine pipeline of the operator rows, on each package's TestScheduler, in modules
+    // of their own (the two `DispatchQueue.test` never meet), and the program that times them.
+    .target(name: "PipelineOnSchedulers", dependencies: ["Schedulers", "Combine"]),
+    .target(
+      name: "PipelineOnCombineSchedulers",
+      dependencies: [
+        .product(name: "CombineSchedulers", package: "combine-schedulers"),
+        .product(name: "OpenCombine", package: "OpenCombine"),
+        .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+      ]),
+    .executableTarget(
+      name: "combine-pipeline-bench",
+      dependencies: ["PipelineOnSchedulers", "PipelineOnCombineSchedulers"]),
     // combine-schedulers 1.2.2's own test files with only the import changed, copied from the
     // resolved checkout by `port-combine-schedulers-tests` (not committed), plus the
     // `XCTExpectFailure` that swift-corelibs-xctest lacks.
