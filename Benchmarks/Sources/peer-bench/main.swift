@@ -21,6 +21,8 @@ struct Options {
   var storyRepetitions = 1_000
   /// Whether the stories are also run with both cores kept busy.
   var storiesUnderLoad = true
+  /// Whether to build and run the Combine pipeline row's program beside the stand-in.
+  var combinePipeline = true
 }
 
 let usage = """
@@ -51,6 +53,10 @@ let usage = """
                        Tests per way of testing a story, idle and loaded (default: 1000;
                        0 skips the stories).
     --no-load          Run the stories on the idle machine only.
+    --no-combine-pipeline
+                       Skip the Combine pipeline row, which builds and runs
+                       combine-pipeline-bench in Tests/Neighbours/CombineStandIn (the only
+                       place Combine exists on Linux; the first build takes minutes).
     -h, --help         Show this help.
   """
 
@@ -81,6 +87,7 @@ func parse(_ arguments: [String]) -> Options {
       }
       options.storyRepetitions = count
     case "--no-load": options.storiesUnderLoad = false
+    case "--no-combine-pipeline": options.combinePipeline = false
     case "--svg":
       guard let path = remaining.popFirst() else { fail("--svg needs a path") }
       options.svg = path
@@ -365,5 +372,33 @@ if options.json {
         return [entry.label, grouped(entry.size), format(entry.bytes), target]
       }, leftAligned: [0, 3])
     print("\nEmpty actions (no captures), read from the allocator before and after scheduling.")
+  }
+}
+
+if options.combinePipeline && !options.json {
+  // The stand-in package lies two levels above this file's package: <root>/Tests/Neighbours/...
+  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  let standIn = root.appendingPathComponent("Tests/Neighbours/CombineStandIn").path
+  print("\nThe Combine pipeline on each package's TestScheduler (combine-pipeline-bench):")
+  progress("building combine-pipeline-bench beside the Combine stand-in")
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = [
+    "swift", "run", "-c", "release", "--package-path", standIn, "combine-pipeline-bench",
+    "--sizes", "1000,10000", "--repetitions", String(options.repetitions),
+  ]
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = FileHandle.nullDevice
+  do {
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    progress("")
+    print(String(decoding: data, as: UTF8.self), terminator: "")
+    if process.terminationStatus != 0 { print("(it exited with \(process.terminationStatus))") }
+  } catch {
+    print("could not run it: \(error)")
   }
 }
