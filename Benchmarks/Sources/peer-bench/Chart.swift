@@ -40,14 +40,15 @@ func chartPanels(rows: [Row], comparisons: [Comparison]) -> [ChartPanel] {
 
 /// An SVG of the panels: nanoseconds per action against n, both axes logarithmic, one panel
 /// per workload, two panels a row. Plain SVG 1.1, no scripts, no fonts beyond the system's.
-func svgChart(_ panels: [ChartPanel], caption: String) -> String {
+func svgChart(_ panels: [ChartPanel], stories: [StoryResult] = [], caption: String) -> String {
   let panelWidth = 470.0
   let panelHeight = 330.0
   let columns = 2
   let margin = (left: 70.0, right: 20.0, top: 52.0, bottom: 92.0)
   let rows = (panels.count + columns - 1) / columns
   let width = Double(columns) * panelWidth
-  let height = Double(rows) * panelHeight + 40
+  let (storiesSVG, storiesHeight) = storyBand(stories, width: width)
+  let height = storiesHeight + Double(rows) * panelHeight + 40
   let colors = ["#1f6feb", "#d1242f", "#8250df", "#1a7f37", "#bc4c00", "#6e7781"]
 
   func text(_ value: String) -> String {
@@ -76,11 +77,11 @@ func svgChart(_ panels: [ChartPanel], caption: String) -> String {
     viewBox="0 0 \(Int(width)) \(Int(height))" font-family="-apple-system, Helvetica, Arial, sans-serif" \
     font-size="11">
     <rect width="100%" height="100%" fill="#ffffff"/>
-
+    \(storiesSVG)
     """
   for (index, panel) in panels.enumerated() {
     let originX = Double(index % columns) * panelWidth
-    let originY = Double(index / columns) * panelHeight
+    let originY = storiesHeight + Double(index / columns) * panelHeight
     let plot = (
       x: originX + margin.left, y: originY + margin.top,
       width: panelWidth - margin.left - margin.right,
@@ -172,4 +173,83 @@ func svgChart(_ panels: [ChartPanel], caption: String) -> String {
 
     """
   return svg
+}
+
+/// The stories at the top of the chart: per story, each way of testing as two bars, the median
+/// time per test idle and loaded (log scale, 10 µs to 100 ms), each labelled with its pass count.
+func storyBand(_ results: [StoryResult], width: Double) -> (svg: String, height: Double) {
+  guard !results.isEmpty else { return ("", 0) }
+  let storyNames = results.map(\.story).reduce(into: [String]()) {
+    if !$0.contains($1) { $0.append($1) }
+  }
+  let labelWidth = 330.0
+  let barLeft = 20 + labelWidth
+  let barWidth = width - barLeft - 170
+  let (low, high) = (1.0, 5.0)  // log10 of µs: 10 µs to 100 ms
+  let colors = (idle: "#1f6feb", loaded: "#d1242f")
+  func x(_ duration: Duration) -> Double {
+    let microseconds =
+      Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+    let position = (log10(max(microseconds, 10)) - low) / (high - low)
+    return barLeft + min(max(position, 0), 1) * barWidth
+  }
+  func escape(_ value: String) -> String {
+    value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+  }
+  var svg = """
+    <text x="20" y="24" font-size="14" font-weight="600">Time per test and passes: one test of \
+    the same model code, run the way each package tests it</text>
+    <text x="20" y="40" fill="#57606a">median wall time per test (log scale); blue idle, red \
+    with both cores busy; the label is how many of the runs passed</text>
+
+    """
+  var y = 56.0
+  for story in storyNames {
+    svg += """
+      <text x="20" y="\(Int(y + 12))" font-weight="600">\(escape(story))</text>
+
+      """
+    y += 18
+    let ways = results.filter { $0.story == story }.map(\.way).reduce(into: [String]()) {
+      if !$0.contains($1) { $0.append($1) }
+    }
+    for way in ways {
+      svg += """
+        <text x="30" y="\(Int(y + 14))">\(escape(way))</text>
+
+        """
+      for (load, color) in [("idle", colors.idle), ("loaded", colors.loaded)] {
+        guard
+          let result = results.first(where: {
+            $0.story == story && $0.way == way && $0.load == load
+          })
+        else { continue }
+        let end = x(result.median)
+        svg += """
+          <rect x="\(Int(barLeft))" y="\(Int(y + 2))" width="\(Int(end - barLeft))" height="9" \
+          fill="\(color)"><title>\(escape(way)), \(load): median \(microseconds(result.median)) µs, \
+          passed \(result.passed) of \(result.times.count)</title></rect>
+          <text x="\(Int(end + 4))" y="\(Int(y + 10))" fill="#57606a">\
+          \(microseconds(result.median)) µs, \(result.passed)/\(result.times.count)</text>
+
+          """
+        y += 11
+      }
+      y += 4
+    }
+    y += 8
+  }
+  var grid = ""
+  for (exponent, label) in [
+    (1.0, "10 µs"), (2, "100 µs"), (3, "1 ms"), (4, "10 ms"), (5, "100 ms"),
+  ] {
+    let position = barLeft + (exponent - low) / (high - low) * barWidth
+    grid += """
+      <line x1="\(Int(position))" y1="56" x2="\(Int(position))" y2="\(Int(y))" stroke="#eaeef2"/>
+      <text x="\(Int(position))" y="\(Int(y + 12))" text-anchor="middle" fill="#57606a">\(label)</text>
+
+      """
+  }
+  // The grid goes under the bars: drawn first.
+  return (grid + svg, y + 30)
 }

@@ -218,7 +218,8 @@ if let path = options.svg {
   let caption =
     "Median of \(options.repetitions) timed repetitions; written by `swift run -c release "
     + "--package-path Benchmarks peer-bench --svg \(path)` (sizes \(options.sizes.map(grouped).joined(separator: ", ")))."
-  let chart = svgChart(chartPanels(rows: rows, comparisons: selected), caption: caption)
+  let chart = svgChart(
+    chartPanels(rows: rows, comparisons: selected), stories: storyResults, caption: caption)
   try chart.write(toFile: path, atomically: true, encoding: .utf8)
 }
 
