@@ -66,9 +66,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     }
 
     /// The place among actions due at the same instant: `nil` for first-in, first-out (the
-    /// queue numbers them) or, when shuffled, a random one. The draw's high half: comparing
-    /// those orders as the full draws compared (the low half would give other permutations
-    /// for the same seeds than earlier versions did).
+    /// queue numbers them) or, when shuffled, a random one. The draw's high half, so that
+    /// the 32-bit orders compare as the full 64-bit draws do, and a seed printed in a failure
+    /// reproduces the same permutation.
     @inlinable
     mutating func drawOrder() -> UInt32? {
       guard shuffle != nil else { return nil }
