@@ -75,15 +75,72 @@ extension TestScheduler {
   func advanceSynchronously(to instant: SchedulerTimeType, location: CallLocation) {
     beginAdvancing("advance(to:)")
     defer { endAdvancing() }
-    let pending = prepareToRun(through: instant)
-    var bound = SameInstantBound(limit: sameInstantBound(pendingAtStart: pending))
-    while let (action, movedClock) = popNextAction(dueBy: instant) {
-      action()
-      guard bound.allows(anotherAfterMovingClock: movedClock) else {
-        return reportSameInstantBound(bound, location: location)
+    var steps = AdvanceSteps(advancing: self, to: instant)
+    while let action = steps.next() { action() }
+    steps.finish(location: location)
+  }
+
+  /// The loop of every advance, sync and async: which action runs next, when to stop, and what
+  /// to do at the end. The sync and async loops differ only in what they do between actions
+  /// (the async ones wait for the tasks an action woke), which Swift cannot abstract over.
+  @usableFromInline
+  struct AdvanceSteps {
+    @usableFromInline let scheduler: TestScheduler
+    /// The target instant of an advance; `nil` for `run()`, which runs everything.
+    @usableFromInline let instant: SchedulerTimeType?
+    /// `advance`'s bound on actions at one instant.
+    @usableFromInline var bound: SameInstantBound
+    /// `run()`'s bound on actions in all.
+    @usableFromInline let maxActions: Int
+    @usableFromInline var ran = 0
+    /// Whether the last action given out reached the same-instant bound.
+    @usableFromInline var reachedSameInstantBound = false
+
+    /// The steps of `advance(to: instant)`.
+    @inlinable
+    init(advancing scheduler: TestScheduler, to instant: SchedulerTimeType) {
+      self.scheduler = scheduler
+      self.instant = instant
+      let pending = scheduler.prepareToRun(through: instant)
+      bound = SameInstantBound(limit: scheduler.sameInstantBound(pendingAtStart: pending))
+      maxActions = .max
+    }
+
+    /// The steps of `run(maxActions:)`.
+    @inlinable
+    init(running scheduler: TestScheduler, maxActions: Int) {
+      self.scheduler = scheduler
+      instant = nil
+      _ = scheduler.prepareToRun(through: nil)
+      bound = SameInstantBound(limit: .max)
+      self.maxActions = maxActions
+    }
+
+    /// The next action to run, moving the clock to its deadline; `nil` when the advance is
+    /// done or has reached a bound.
+    @inlinable
+    mutating func next() -> (@Sendable () -> Void)? {
+      guard !reachedSameInstantBound, ran < maxActions,
+        let (action, movedClock) = scheduler.popNextAction(dueBy: instant)
+      else { return nil }
+      ran += 1
+      if instant != nil, !bound.allows(anotherAfterMovingClock: movedClock) {
+        reachedSameInstantBound = true
+      }
+      return action
+    }
+
+    /// Ends an advance: records a failure if it stopped at the same-instant bound, otherwise
+    /// moves the clock to the target.
+    @inlinable
+    func finish(location: CallLocation) {
+      guard let instant else { return }
+      if reachedSameInstantBound {
+        scheduler.reportSameInstantBound(bound, location: location)
+      } else {
+        scheduler.moveClockForward(to: instant)
       }
     }
-    moveClockForward(to: instant)
   }
 
   /// How many actions one advance runs at a single instant before it decides the work keeps
@@ -152,14 +209,10 @@ extension TestScheduler {
       "TestScheduler.run(maxActions:) needs a bound of zero or more, got \(maxActions)")
     beginAdvancing("run()")
     defer { endAdvancing() }
-    _ = prepareToRun(through: nil)
-    var ran = 0
-    while ran < maxActions, let (action, _) = popNextAction(dueBy: nil) {
-      action()
-      ran += 1
-    }
+    var steps = AdvanceSteps(running: self, maxActions: maxActions)
+    while let action = steps.next() { action() }
     reportRunBound(maxActions, fileID: fileID, filePath: filePath, line: line, column: column)
-    return ran
+    return steps.ran
   }
 
   func reportRunBound(

@@ -72,16 +72,12 @@ extension TestScheduler {
     beginAdvancing("advance(to:)")
     defer { endAdvancing() }
     await settle(in: run)
-    let pending = prepareToRun(through: instant)
-    var bound = SameInstantBound(limit: sameInstantBound(pendingAtStart: pending))
-    while let (action, movedClock) = popNextAction(dueBy: instant) {
+    var steps = AdvanceSteps(advancing: self, to: instant)
+    while let action = steps.next() {
       action()
       await settle(in: run)
-      guard bound.allows(anotherAfterMovingClock: movedClock) else {
-        return reportSameInstantBound(bound, location: location)
-      }
     }
-    moveClockForward(to: instant)
+    steps.finish(location: location)
   }
 
   /// Waits for the tasks the last step made runnable: exactly, until none is runnable, inside
@@ -126,15 +122,13 @@ extension TestScheduler {
     beginAdvancing("run()")
     defer { endAdvancing() }
     await settle(in: run)
-    _ = prepareToRun(through: nil)
-    var ran = 0
-    while ran < maxActions, let (action, _) = popNextAction(dueBy: nil) {
+    var steps = AdvanceSteps(running: self, maxActions: maxActions)
+    while let action = steps.next() {
       action()
-      ran += 1
       await settle(in: run)
     }
     reportRunBound(maxActions, fileID: fileID, filePath: filePath, line: line, column: column)
-    return ran
+    return steps.ran
   }
 
   /// A short description of the pending work, or `nil` when nothing is pending.
