@@ -263,7 +263,8 @@ extension Workload {
   public static let all: [Workload] = [
     testSchedulerRandom, anyTestSchedulerRandom, testSchedulerCancelHalf, testSchedulerChain,
     testSchedulerSameInstant, immediate, testSchedulerSleepers, deterministicSleepers, debounce,
-    debouncer, actorPingPong, deterministicActorPingPong, mainActorPingPong,
+    delay, throttle, collect, measureInterval, timeout, debouncer, actorPingPong,
+    deterministicActorPingPong, mainActorPingPong,
     deterministicMainActorPingPong,
     dispatchSerial, dispatchRaw, referenceHeap,
   ]

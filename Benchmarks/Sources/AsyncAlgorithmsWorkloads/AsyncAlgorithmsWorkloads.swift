@@ -29,16 +29,6 @@ extension Workload {
     }
   }
 
-  /// This package's `throttle(for:scheduler:latest:)`, in a deterministic run.
-  public static let throttle = Workload(
-    name: "throttle",
-    summary: "throttle on TestScheduler in a deterministic run: n elements, each passes"
-  ) { (size: Int) async -> Int in
-    await drive(size: size) { upstream, scheduler in
-      upstream.throttle(for: .milliseconds(1), scheduler: scheduler, latest: true)
-    }
-  }
-
   /// swift-async-algorithms' `_throttle(for:clock:latest:)` on `scheduler.clock`, in a
   /// deterministic run.
   public static let asyncAlgorithmsThrottle = Workload(

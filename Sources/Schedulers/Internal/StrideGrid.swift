@@ -8,6 +8,7 @@ extension Strideable {
   /// then come back down through them.
   ///
   /// - Precondition: `interval` is greater than zero.
+  @inlinable
   package func latestStep(by interval: Stride, notAfter instant: Self) -> Self {
     precondition(interval > .zero, "A grid needs a step greater than zero")
     var base = self

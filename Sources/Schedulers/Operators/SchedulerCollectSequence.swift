@@ -58,9 +58,10 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
   public typealias Element = [Base.Element]
   public typealias Failure = Base.Failure
 
-  let base: Base
-  let strategy: TimeGroupingStrategy<S>
+  @usableFromInline let base: Base
+  @usableFromInline let strategy: TimeGroupingStrategy<S>
 
+  @inlinable
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(
       iteration: TimedOperatorIteration(
@@ -70,13 +71,20 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
 
   /// The iterator of a collecting sequence. Use it from one task at a time.
   public struct AsyncIterator: AsyncIteratorProtocol {
+    @usableFromInline
     typealias Machine = CollectByTimeMachine<Base.Element, Base.Failure, S.SchedulerTimeType>
-    let iteration: TimedOperatorIteration<Base, S, Machine>
+    @usableFromInline let iteration: TimedOperatorIteration<Base, S, Machine>
 
+    @inlinable init(iteration: TimedOperatorIteration<Base, S, Machine>) {
+      self.iteration = iteration
+    }
+
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await iteration.next()
     }
 
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
       -> Element?
     {
@@ -87,29 +95,33 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
 
 /// Collect by time: windows on a grid `interval` apart from the start (restarted by a full
 /// window); the timer runs only while the open window holds elements.
+@usableFromInline
 struct CollectByTimeMachine<Input: Sendable, UpstreamFailure: Error, Time: Strideable & Sendable>:
   TimedOperatorMachine
 where Time.Stride: Sendable {
-  typealias Element = [Input]
-  typealias Failure = UpstreamFailure
-  typealias Effects = TimedOperatorEffects<[Input], UpstreamFailure, Time>
+  @usableFromInline typealias Element = [Input]
+  @usableFromInline typealias Failure = UpstreamFailure
+  @usableFromInline typealias Effects = TimedOperatorEffects<[Input], UpstreamFailure, Time>
 
-  let interval: Time.Stride
-  let count: Int?
+  @usableFromInline let interval: Time.Stride
+  @usableFromInline let count: Int?
   /// When the open window closes. Windows are half open: [end - interval, end).
-  var windowEnd: Time?
-  var buffer: [Input] = []
+  @usableFromInline var windowEnd: Time?
+  @usableFromInline var buffer: [Input] = []
 
+  @inlinable
   init(interval: Time.Stride, count: Int?) {
     self.interval = interval
     self.count = count
   }
 
+  @inlinable
   mutating func started(at now: Time) -> Effects {
     windowEnd = now.advanced(by: interval)
     return Effects()
   }
 
+  @inlinable
   mutating func received(_ input: Input, at now: Time) -> Effects {
     var effects = Effects()
     let end = windowEnd ?? now.advanced(by: interval)
@@ -136,6 +148,7 @@ where Time.Stride: Sendable {
     return effects
   }
 
+  @inlinable
   mutating func upstreamFinished(at now: Time) -> Effects {
     var outputs: [TimedOperatorOutput<[Input], UpstreamFailure>] = []
     if !buffer.isEmpty { outputs.append(.element(buffer)) }
@@ -144,11 +157,13 @@ where Time.Stride: Sendable {
     return Effects(outputs: outputs, timer: .cancel)
   }
 
+  @inlinable
   mutating func upstreamFailed(_ error: UpstreamFailure, at now: Time) -> Effects {
     buffer.removeAll()
     return Effects(outputs: [.failed(error)], timer: .cancel)
   }
 
+  @inlinable
   mutating func timerFired(at now: Time) -> Effects {
     guard !buffer.isEmpty else { return Effects() }
     let batch = buffer

@@ -50,10 +50,11 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
 
-  let base: Base
-  let interval: S.SchedulerTimeType.Stride
-  let scheduler: S
+  @usableFromInline let base: Base
+  @usableFromInline let interval: S.SchedulerTimeType.Stride
+  @usableFromInline let scheduler: S
 
+  @inlinable
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(
       iteration: TimedOperatorIteration(
@@ -62,13 +63,20 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
 
   /// The iterator of a delayed sequence. Use it from one task at a time.
   public struct AsyncIterator: AsyncIteratorProtocol {
+    @usableFromInline
     typealias Machine = DelayMachine<Base.Element, Base.Failure, S.SchedulerTimeType>
-    let iteration: TimedOperatorIteration<Base, S, Machine>
+    @usableFromInline let iteration: TimedOperatorIteration<Base, S, Machine>
 
+    @inlinable init(iteration: TimedOperatorIteration<Base, S, Machine>) {
+      self.iteration = iteration
+    }
+
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await iteration.next()
     }
 
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
       -> Element?
     {
@@ -78,39 +86,46 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
 }
 
 /// Delay: a FIFO of outputs with their due instants, and one timer for the head.
+@usableFromInline
 struct DelayMachine<Input: Sendable, UpstreamFailure: Error, Time: Strideable & Sendable>:
   TimedOperatorMachine
 where Time.Stride: Sendable {
-  typealias Element = Input
-  typealias Failure = UpstreamFailure
-  typealias Effects = TimedOperatorEffects<Input, UpstreamFailure, Time>
-  typealias Output = TimedOperatorOutput<Input, UpstreamFailure>
+  @usableFromInline typealias Element = Input
+  @usableFromInline typealias Failure = UpstreamFailure
+  @usableFromInline typealias Effects = TimedOperatorEffects<Input, UpstreamFailure, Time>
+  @usableFromInline typealias Output = TimedOperatorOutput<Input, UpstreamFailure>
 
-  let interval: Time.Stride
-  var inFlight: [(due: Time, output: Output)] = []
-  var head = 0
+  @usableFromInline let interval: Time.Stride
+  @usableFromInline var inFlight: [(due: Time, output: Output)] = []
+  @usableFromInline var head = 0
 
+  @inlinable
   init(interval: Time.Stride) { self.interval = interval }
 
+  @inlinable
   mutating func received(_ input: Input, at now: Time) -> Effects {
     enqueue(.element(input), at: now)
   }
 
+  @inlinable
   mutating func upstreamFinished(at now: Time) -> Effects {
     enqueue(.finished, at: now)
   }
 
+  @inlinable
   mutating func upstreamFailed(_ error: UpstreamFailure, at now: Time) -> Effects {
     enqueue(.failed(error), at: now)
   }
 
-  private mutating func enqueue(_ output: Output, at now: Time) -> Effects {
+  @inlinable
+  mutating func enqueue(_ output: Output, at now: Time) -> Effects {
     let due = now.advanced(by: interval)
     inFlight.append((due, output))
     return inFlight.count - head == 1 ? Effects(timer: .set(due)) : Effects()
   }
 
   /// Delivers the head and everything due with it; the timer fired for the head's instant.
+  @inlinable
   mutating func timerFired(at now: Time) -> Effects {
     guard head < inFlight.count else { return Effects() }
     let due = inFlight[head].due

@@ -40,9 +40,10 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
   public typealias Element = S.SchedulerTimeType.Stride
   public typealias Failure = Base.Failure
 
-  let base: Base
-  let scheduler: S
+  @usableFromInline let base: Base
+  @usableFromInline let scheduler: S
 
+  @inlinable
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(
       iteration: TimedOperatorIteration(
@@ -51,13 +52,20 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
 
   /// The iterator of a measured sequence. Use it from one task at a time.
   public struct AsyncIterator: AsyncIteratorProtocol {
+    @usableFromInline
     typealias Machine = MeasureIntervalMachine<Base.Element, Base.Failure, S.SchedulerTimeType>
-    let iteration: TimedOperatorIteration<Base, S, Machine>
+    @usableFromInline let iteration: TimedOperatorIteration<Base, S, Machine>
 
+    @inlinable init(iteration: TimedOperatorIteration<Base, S, Machine>) {
+      self.iteration = iteration
+    }
+
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await iteration.next()
     }
 
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
       -> Element?
     {
@@ -68,33 +76,41 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
 
 /// Measure interval: each element becomes the distance from the previous one (or from the
 /// start). No timer.
+@usableFromInline
 struct MeasureIntervalMachine<Input: Sendable, UpstreamFailure: Error, Time: Strideable & Sendable>:
   TimedOperatorMachine
 where Time.Stride: Sendable {
-  typealias Element = Time.Stride
-  typealias Failure = UpstreamFailure
-  typealias Effects = TimedOperatorEffects<Time.Stride, UpstreamFailure, Time>
+  @usableFromInline typealias Element = Time.Stride
+  @usableFromInline typealias Failure = UpstreamFailure
+  @usableFromInline typealias Effects = TimedOperatorEffects<Time.Stride, UpstreamFailure, Time>
 
-  var previous: Time?
+  @usableFromInline var previous: Time?
 
+  @inlinable init() {}
+
+  @inlinable
   mutating func started(at now: Time) -> Effects {
     previous = now
     return Effects()
   }
 
+  @inlinable
   mutating func received(_ input: Input, at now: Time) -> Effects {
     let interval = (previous ?? now).distance(to: now)
     previous = now
     return Effects(outputs: [.element(interval)])
   }
 
+  @inlinable
   mutating func upstreamFinished(at now: Time) -> Effects {
     Effects(outputs: [.finished])
   }
 
+  @inlinable
   mutating func upstreamFailed(_ error: UpstreamFailure, at now: Time) -> Effects {
     Effects(outputs: [.failed(error)])
   }
 
+  @inlinable
   mutating func timerFired(at now: Time) -> Effects { Effects() }
 }

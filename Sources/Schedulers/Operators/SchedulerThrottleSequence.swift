@@ -97,12 +97,13 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
 
-  let base: Base
-  let interval: S.SchedulerTimeType.Stride
-  let scheduler: S
-  let edges: ThrottleEdges
-  let latest: Bool
+  @usableFromInline let base: Base
+  @usableFromInline let interval: S.SchedulerTimeType.Stride
+  @usableFromInline let scheduler: S
+  @usableFromInline let edges: ThrottleEdges
+  @usableFromInline let latest: Bool
 
+  @inlinable
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(
       iteration: TimedOperatorIteration(
@@ -112,13 +113,20 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
 
   /// The iterator of a throttled sequence. Use it from one task at a time.
   public struct AsyncIterator: AsyncIteratorProtocol {
+    @usableFromInline
     typealias Machine = ThrottleMachine<Base.Element, Base.Failure, S.SchedulerTimeType>
-    let iteration: TimedOperatorIteration<Base, S, Machine>
+    @usableFromInline let iteration: TimedOperatorIteration<Base, S, Machine>
 
+    @inlinable init(iteration: TimedOperatorIteration<Base, S, Machine>) {
+      self.iteration = iteration
+    }
+
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await iteration.next()
     }
 
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
       -> Element?
     {
@@ -140,35 +148,39 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
 ///   still inside it, as with RxJS's hot observables in its `throttleTime` spec.
 /// Both trust `timerFired` over `now`: an immediate scheduler fires timers without moving its
 /// clock, and every element then passes.
+@usableFromInline
 struct ThrottleMachine<Input: Sendable, UpstreamFailure: Error, Time: Strideable & Sendable>:
   CallbackOperatorMachine
 where Time.Stride: Sendable {
-  typealias Element = Input
-  typealias Failure = UpstreamFailure
-  typealias Effects = TimedOperatorEffects<Input, UpstreamFailure, Time>
-  typealias Output = TimedOperatorOutput<Input, UpstreamFailure>
+  @usableFromInline typealias Element = Input
+  @usableFromInline typealias Failure = UpstreamFailure
+  @usableFromInline typealias Effects = TimedOperatorEffects<Input, UpstreamFailure, Time>
+  @usableFromInline typealias Output = TimedOperatorOutput<Input, UpstreamFailure>
 
-  let interval: Time.Stride
-  let edges: ThrottleEdges
-  let latest: Bool
+  @usableFromInline let interval: Time.Stride
+  @usableFromInline let edges: ThrottleEdges
+  @usableFromInline let latest: Bool
   /// When the current (or last) window closes.
-  var windowEnd: Time?
+  @usableFromInline var windowEnd: Time?
   /// The element held for the end of the window.
-  var waiting: Input?
+  @usableFromInline var waiting: Input?
   /// Whether the timer runs: while an element is held (`.both`), or while a window is open
   /// (`.leading`, `.trailing`).
-  var timerRuns = false
+  @usableFromInline var timerRuns = false
   /// A finish or failure that arrived while an element was held.
-  var waitingEnd: Output?
+  @usableFromInline var waitingEnd: Output?
 
+  @inlinable
   init(interval: Time.Stride, edges: ThrottleEdges = .both, latest: Bool) {
     self.interval = interval
     self.edges = edges
     self.latest = latest
   }
 
+  @inlinable
   var holdsElement: Bool { waiting != nil }
 
+  @inlinable
   mutating func received(_ input: Input, at now: Time) -> Effects {
     if edges == .both {
       if timerRuns {
@@ -196,16 +208,19 @@ where Time.Stride: Sendable {
     return Effects(timer: .set(end))
   }
 
+  @inlinable
   mutating func upstreamFinished(at now: Time) -> Effects {
     end(with: .finished)
   }
 
+  @inlinable
   mutating func upstreamFailed(_ error: UpstreamFailure, at now: Time) -> Effects {
     end(with: .failed(error))
   }
 
   /// A finish or failure waits for a held element, and otherwise goes out at once.
-  private mutating func end(with output: Output) -> Effects {
+  @inlinable
+  mutating func end(with output: Output) -> Effects {
     if waiting != nil {
       waitingEnd = output
       return Effects()
@@ -214,6 +229,7 @@ where Time.Stride: Sendable {
   }
 
   /// A flushed element goes out now, and the next window starts now.
+  @inlinable
   mutating func flushed(at now: Time) -> Effects {
     guard let element = waiting.take() else {
       // The driver flushes only a held element; without one, its stopped timer ends the window.
@@ -232,6 +248,7 @@ where Time.Stride: Sendable {
     return Effects(outputs: outputs, timer: .set(end))
   }
 
+  @inlinable
   mutating func timerFired(at now: Time) -> Effects {
     timerRuns = false
     guard let element = waiting.take() else {

@@ -90,11 +90,12 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
   /// Either the upstream's failure, or ``TimeoutError`` (or the custom error) on a timeout.
   public typealias Failure = any Error
 
-  let base: Base
-  let interval: S.SchedulerTimeType.Stride
-  let scheduler: S
-  let makeError: @Sendable () -> any Error
+  @usableFromInline let base: Base
+  @usableFromInline let interval: S.SchedulerTimeType.Stride
+  @usableFromInline let scheduler: S
+  @usableFromInline let makeError: @Sendable () -> any Error
 
+  @inlinable
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(
       iteration: TimedOperatorIteration(
@@ -104,13 +105,20 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
 
   /// The iterator of a sequence with a timeout. Use it from one task at a time.
   public struct AsyncIterator: AsyncIteratorProtocol {
+    @usableFromInline
     typealias Machine = TimeoutMachine<Base.Element, Base.Failure, S.SchedulerTimeType>
-    let iteration: TimedOperatorIteration<Base, S, Machine>
+    @usableFromInline let iteration: TimedOperatorIteration<Base, S, Machine>
 
+    @inlinable init(iteration: TimedOperatorIteration<Base, S, Machine>) {
+      self.iteration = iteration
+    }
+
+    @inlinable
     public mutating func next() async throws -> Element? {
       try await iteration.next()
     }
 
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
       try await iteration.next()
     }
@@ -119,37 +127,44 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
 
 /// Timeout: a timer restarted by every element; firing fails the sequence with the error
 /// `makeError` makes.
+@usableFromInline
 struct TimeoutMachine<Input: Sendable, UpstreamFailure: Error, Time: Strideable & Sendable>:
   TimedOperatorMachine
 where Time.Stride: Sendable {
-  typealias Element = Input
-  typealias Failure = any Error
-  typealias Effects = TimedOperatorEffects<Input, any Error, Time>
+  @usableFromInline typealias Element = Input
+  @usableFromInline typealias Failure = any Error
+  @usableFromInline typealias Effects = TimedOperatorEffects<Input, any Error, Time>
 
-  let interval: Time.Stride
-  let makeError: @Sendable () -> any Error
+  @usableFromInline let interval: Time.Stride
+  @usableFromInline let makeError: @Sendable () -> any Error
 
+  @inlinable
   init(interval: Time.Stride, makeError: @escaping @Sendable () -> any Error) {
     self.interval = interval
     self.makeError = makeError
   }
 
+  @inlinable
   mutating func started(at now: Time) -> Effects {
     Effects(timer: .set(now.advanced(by: interval)))
   }
 
+  @inlinable
   mutating func received(_ input: Input, at now: Time) -> Effects {
     Effects(outputs: [.element(input)], timer: .set(now.advanced(by: interval)))
   }
 
+  @inlinable
   mutating func upstreamFinished(at now: Time) -> Effects {
     Effects(outputs: [.finished], timer: .cancel)
   }
 
+  @inlinable
   mutating func upstreamFailed(_ error: UpstreamFailure, at now: Time) -> Effects {
     Effects(outputs: [.failed(error)], timer: .cancel)
   }
 
+  @inlinable
   mutating func timerFired(at now: Time) -> Effects {
     Effects(outputs: [.failed(makeError())])
   }

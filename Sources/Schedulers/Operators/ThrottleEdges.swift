@@ -34,9 +34,9 @@ public enum ThrottleEdges: Sendable, Hashable, CaseIterable, CustomStringConvert
   case both
 
   /// Whether the element that opens a window goes out at once.
-  var emitsLeading: Bool { self != .trailing }
+  @inlinable var emitsLeading: Bool { self != .trailing }
   /// Whether an element held during a window goes out when it closes.
-  var emitsTrailing: Bool { self != .leading }
+  @inlinable var emitsTrailing: Bool { self != .leading }
 
   public var description: String {
     switch self {

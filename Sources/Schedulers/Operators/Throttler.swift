@@ -21,7 +21,8 @@
 /// thread.
 public final class Throttler<S: Scheduler & Sendable>: Sendable
 where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
-  private typealias Machine = ThrottleMachine<TimedCallbackAction, Never, S.SchedulerTimeType>
+  @usableFromInline
+  typealias Machine = ThrottleMachine<TimedCallbackAction, Never, S.SchedulerTimeType>
 
   /// The shortest time between two actions.
   public let interval: S.SchedulerTimeType.Stride
@@ -34,7 +35,7 @@ where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   /// ``init(for:scheduler:edges:latest:)``.
   public let edges: ThrottleEdges
   /// The throttle sequence's own state machine, driven by calls.
-  private let driver: TimedCallbackDriver<S, Machine>
+  @usableFromInline let driver: TimedCallbackDriver<S, Machine>
 
   /// Creates a throttler.
   ///
@@ -94,6 +95,7 @@ where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   /// ```swift
   /// throttler.call { reportProgress(value) }
   /// ```
+  @inlinable
   public func call(_ action: @escaping @Sendable () -> Void) {
     driver.call(action)
   }

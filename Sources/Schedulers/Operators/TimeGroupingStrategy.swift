@@ -16,20 +16,20 @@ where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   /// window then starts at that instant.
   case byTimeOrCount(S, S.SchedulerTimeType.Stride, Int)
 
-  var scheduler: S {
+  @inlinable var scheduler: S {
     switch self {
     case .byTime(let scheduler, _), .byTimeOrCount(let scheduler, _, _): scheduler
     }
   }
 
-  var interval: S.SchedulerTimeType.Stride {
+  @inlinable var interval: S.SchedulerTimeType.Stride {
     switch self {
     case .byTime(_, let interval), .byTimeOrCount(_, let interval, _): interval
     }
   }
 
   /// The most elements a window holds, or `nil` for no limit.
-  var count: Int? {
+  @inlinable var count: Int? {
     if case .byTimeOrCount(_, _, let count) = self { return count }
     return nil
   }
