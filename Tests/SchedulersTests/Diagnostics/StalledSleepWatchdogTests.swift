@@ -121,9 +121,11 @@ struct StalledSleepWatchdogTests {
   }
 
   /// The same hang with the watchdog checking by itself, as every test scheduler's does, with a
-  /// short limit: the test's only real-time wait, bounded by the limit (200 ms). A watchdog that
-  /// never fired would leave the bound's cancellation to end the sleep, with no issue recorded,
-  /// and `withKnownIssue` would fail.
+  /// short limit: the test's only real-time wait, the limit (200 ms) once the task sleeps. A
+  /// watchdog that never fired would leave the 60 s bound's cancellation to end the sleep, with
+  /// no issue recorded, and `withKnownIssue` would fail. (The bound is generous because under
+  /// the thread sanitizer, beside the suite's other tests, the task and the watchdog's checks
+  /// can start seconds late: a 10 s bound was once reached first.)
   @Test func theWatchdogChecksByItself() async throws {
     let watchdog = StalledSleepWatchdog(limit: .milliseconds(200), checksItself: true)
     let scheduler = scheduler(watchdog)
@@ -131,7 +133,7 @@ struct StalledSleepWatchdogTests {
     await withKnownIssue {
       let task = Task { try await scheduler.sleep(for: .seconds(1)) }
       let bound = DispatchWorkItem { task.cancel() }
-      DispatchQueue.global().asyncAfter(deadline: .now() + 10, execute: bound)
+      DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: bound)
       defer { bound.cancel() }
       _ = try? await task.value
     } matching: { issue in
