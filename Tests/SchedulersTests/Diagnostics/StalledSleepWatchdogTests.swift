@@ -35,7 +35,7 @@ struct StalledSleepWatchdogTests {
     // task, which inherits the test and the known-issue scope from where it was created.
     try await withKnownIssue {
       let task = Task { try await scheduler.sleep(for: .seconds(1)) }  // ...then it sleeps
-      try await scheduler.waitForNextScheduledAction()
+      try await scheduler.waitForPendingWork(count: 1)
       #expect(watchdog.watchedCount == 1)
       #expect(watchdog.check(atUptimeNanoseconds: later(.seconds(19))) == 0)
       #expect(watchdog.check(atUptimeNanoseconds: later(.seconds(21))) == 1)
@@ -48,7 +48,7 @@ struct StalledSleepWatchdogTests {
     } matching: { issue in
       let text = issue.comments.map(\.rawValue).joined()
       return text.contains("a test awaiting it would wait forever")
-        && text.contains("waitForNextScheduledAction")
+        && text.contains("waitForPendingWork(count:)")
         && text.contains("withDeterministicExecution")
         && text.contains("StalledSleepWatchdogTests.swift")  // the sleep's line, in pending work
     }
@@ -63,7 +63,7 @@ struct StalledSleepWatchdogTests {
     let sleeping = scheduler(watchdog)
     let other = scheduler(watchdog)
     let task = Task { try await sleeping.sleep(for: .seconds(1)) }
-    try await sleeping.waitForNextScheduledAction()
+    try await sleeping.waitForPendingWork(count: 1)
 
     await other.advance(by: .seconds(1))
     #expect(watchdog.check(atUptimeNanoseconds: later(.seconds(21))) == 0)
@@ -79,7 +79,7 @@ struct StalledSleepWatchdogTests {
     let watchdog = watchdog()
     let scheduler = scheduler(watchdog)
     let task = Task { try await scheduler.sleep(for: .seconds(1)) }
-    try await scheduler.waitForNextScheduledAction()
+    try await scheduler.waitForPendingWork(count: 1)
     task.cancel()
     await #expect(throws: CancellationError.self) { try await task.value }
     #expect(watchdog.watchedCount == 0)
@@ -104,7 +104,7 @@ struct StalledSleepWatchdogTests {
     let off = StalledSleepWatchdog(limit: nil, checksItself: false)
     let scheduler = scheduler(off)
     let task = Task { try await scheduler.sleep(for: .seconds(1)) }
-    try await scheduler.waitForNextScheduledAction()
+    try await scheduler.waitForPendingWork(count: 1)
     #expect(off.watchedCount == 0)
     #expect(off.check(atUptimeNanoseconds: later(.seconds(3600))) == 0)
     await scheduler.advance(by: .seconds(1))
