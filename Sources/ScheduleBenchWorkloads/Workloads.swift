@@ -169,32 +169,6 @@ extension Workload {
     return woken.count
   }
 
-  /// A debounce of `size` elements spaced wider than its interval, so each passes: the cost
-  /// of one element through the operator, its upstream task and its timer, on virtual time.
-  public static let debounce = Workload(
-    name: "debounce",
-    summary: "debounce on TestScheduler in a deterministic run: n elements, each passes",
-    largestSize: 100_000
-  ) { (size: Int) async -> Int in
-    let scheduler = DispatchQueue.test
-    let received = AtomicTally()
-    try? await withDeterministicExecution(scheduler: scheduler) {
-      let (upstream, continuation) = AsyncStream<Int>.makeStream()
-      let consumer = Task {
-        for await _ in upstream.debounce(for: .milliseconds(1), scheduler: scheduler) {
-          received.increment()
-        }
-      }
-      for element in 0..<size {
-        continuation.yield(element)
-        await scheduler.advance(by: .milliseconds(2))
-      }
-      continuation.finish()
-      await consumer.value
-    }
-    return received.count
-  }
-
   /// The callback form: a `Debouncer` on the test scheduler, `size` calls spaced wider than its
   /// interval, so each action runs. No tasks, no deterministic run: the synchronous path.
   public static let debouncer = Workload(
