@@ -188,9 +188,7 @@ func storyBand(_ results: [StoryResult], width: Double) -> (svg: String, height:
   let (low, high) = (1.0, 5.0)  // log10 of µs: 10 µs to 100 ms
   let colors = (idle: "#1f6feb", loaded: "#d1242f")
   func x(_ duration: Duration) -> Double {
-    let microseconds =
-      Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
-    let position = (log10(max(microseconds, 10)) - low) / (high - low)
+    let position = (log10(max(microsecondsValue(duration), 10)) - low) / (high - low)
     return barLeft + min(max(position, 0), 1) * barWidth
   }
   func escape(_ value: String) -> String {

@@ -130,10 +130,13 @@ func runStories(repetitions: Int, loaded: Bool) async -> [StoryResult] {
   return results
 }
 
-func microseconds(_ duration: Duration) -> String {
+/// A duration in microseconds, for the table and the JSON.
+func microsecondsValue(_ duration: Duration) -> Double {
   let (seconds, attoseconds) = duration.components
-  return format(Double(seconds) * 1e6 + Double(attoseconds) / 1e12)
+  return Double(seconds) * 1e6 + Double(attoseconds) / 1e12
 }
+
+func microseconds(_ duration: Duration) -> String { format(microsecondsValue(duration)) }
 
 func storyTable(_ results: [StoryResult]) -> String {
   let header = ["story", "way of testing", "machine", "median µs/test", "p99 µs/test", "passed"]

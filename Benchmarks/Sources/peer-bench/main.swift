@@ -293,10 +293,8 @@ if options.json {
   document["stories"] = storyResults.map {
     [
       "story": $0.story, "way": $0.way, "machine": $0.load,
-      "median_us_per_test": Double($0.median.components.attoseconds) / 1e12
-        + Double($0.median.components.seconds) * 1e6,
-      "p99_us_per_test": Double($0.p99.components.attoseconds) / 1e12
-        + Double($0.p99.components.seconds) * 1e6,
+      "median_us_per_test": microsecondsValue($0.median),
+      "p99_us_per_test": microsecondsValue($0.p99),
       "passed": $0.passed, "runs": $0.times.count,
     ] as [String: Any]
   }

@@ -134,11 +134,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   /// ```swift
   /// let scheduler = DispatchQueue.test(order: .shuffled(seed: 42))
   /// ```
-  public init(now: SchedulerTimeType, order: SameInstantOrder) {
-    self.order = order
-    state = Mutex(State(now: now, order: order))
-    createdInTest = TestFailure.currentTestName
-    stalledSleepWatchdog = .shared
+  public convenience init(now: SchedulerTimeType, order: SameInstantOrder) {
+    self.init(now: now, order: order, stalledSleepWatchdog: .shared)
   }
 
   /// Creates a test scheduler whose sleeps outside a deterministic run are watched by
