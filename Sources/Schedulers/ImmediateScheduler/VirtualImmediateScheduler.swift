@@ -100,15 +100,23 @@ public typealias ImmediateSchedulerOf<S: Scheduler> = VirtualImmediateScheduler<
   S.SchedulerTimeType, S.SchedulerOptions
 >
 
-#if !canImport(Combine)
-  /// The name of ``VirtualImmediateScheduler`` before the package lived beside Combine, which
-  /// declares an `ImmediateScheduler` of its own.
-  @available(
-    *, deprecated,
-    message:
-      "ImmediateScheduler is Combine's name; write ImmediateSchedulerOf<DispatchQueue> or VirtualImmediateScheduler"
-  )
-  public typealias ImmediateScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions> =
-    VirtualImmediateScheduler<SchedulerTimeType, SchedulerOptions>
-  where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable
-#endif
+extension VirtualImmediateScheduler where SchedulerTimeType: VirtualEpochProviding {
+  /// Creates an immediate scheduler whose clock stands at its time type's virtual epoch: what
+  /// `DispatchQueue.immediate`, `RunLoop.immediate` and `OperationQueue.immediate` give.
+  ///
+  /// ```swift
+  /// let scheduler = ImmediateSchedulerOf<DispatchQueue>()
+  /// ```
+  public init() { self.init(now: .virtualEpoch) }
+}
+
+extension AnyScheduler where SchedulerTimeType: VirtualEpochProviding {
+  /// An immediate scheduler, erased.
+  ///
+  /// ```swift
+  /// let model = EpisodeModel(scheduler: .immediate)
+  /// ```
+  public static var immediate: Self {
+    VirtualImmediateScheduler<SchedulerTimeType, SchedulerOptions>().eraseToAnyScheduler()
+  }
+}

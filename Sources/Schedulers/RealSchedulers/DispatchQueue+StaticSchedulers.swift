@@ -1,21 +1,14 @@
 import Dispatch
 
-extension DispatchQueue {
-  /// The instant that the immediate and test schedulers of dispatch queues start at.
-  ///
-  /// Not zero: on Apple platforms `DispatchTime(uptimeNanoseconds: 0)` means "now".
-  public static var virtualEpoch: SchedulerTimeType {
-    SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1))
-  }
-
+// `test` and `immediate` are one-line members of the host type itself, not of `VirtualTimeHost`,
+// so that beside combine-schedulers they stay ambiguous (VirtualTimeHost.swift says why).
+extension DispatchQueue: VirtualTimeHost {
   /// An immediate scheduler with a dispatch queue's time and option types.
   ///
   /// ```swift
   /// let model = HomeModel(scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
   /// ```
-  public static var immediate: ImmediateSchedulerOf<DispatchQueue> {
-    VirtualImmediateScheduler(now: virtualEpoch)
-  }
+  public static var immediate: ImmediateSchedulerOf<DispatchQueue> { .init() }
 
   /// A new test scheduler with a dispatch queue's time and option types, starting at
   /// ``virtualEpoch``.
@@ -25,24 +18,10 @@ extension DispatchQueue {
   /// let model = HomeModel(scheduler: scheduler.eraseToAnyScheduler())
   /// scheduler.advance(by: .seconds(10))
   /// ```
-  public static var test: TestSchedulerOf<DispatchQueue> { TestScheduler(now: virtualEpoch) }
-
-  /// A test scheduler of dispatch queues with the given order for actions due at the same
-  /// instant.
-  ///
-  /// ```swift
-  /// let scheduler = DispatchQueue.test(order: .shuffled(seed: 42))
-  /// ```
-  public static func test(order: SameInstantOrder) -> TestSchedulerOf<DispatchQueue> {
-    TestScheduler(now: virtualEpoch, order: order)
-  }
+  public static var test: TestSchedulerOf<DispatchQueue> { .init() }
 }
 
-extension AnyScheduler
-where
-  SchedulerTimeType == DispatchQueue.SchedulerTimeType,
-  SchedulerOptions == DispatchQueue.SchedulerOptions
-{
+extension AnySchedulerOf<DispatchQueue> {
   /// The main dispatch queue, erased.
   ///
   /// ```swift
@@ -57,11 +36,4 @@ where
   public static func global(qos: DispatchQoS.QoSClass = .default) -> Self {
     DispatchQueue.global(qos: qos).eraseToAnyScheduler()
   }
-
-  /// An immediate scheduler, erased.
-  ///
-  /// ```swift
-  /// let model = EpisodeModel(scheduler: .immediate)
-  /// ```
-  public static var immediate: Self { DispatchQueue.immediate.eraseToAnyScheduler() }
 }

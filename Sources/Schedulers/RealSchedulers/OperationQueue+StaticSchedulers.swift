@@ -1,20 +1,14 @@
 import Foundation
 
-extension OperationQueue {
-  /// The instant that the immediate and test schedulers of operation queues start at:
-  /// 1970-01-01, as in combine-schedulers.
-  public static var virtualEpoch: SchedulerTimeType {
-    SchedulerTimeType(Date(timeIntervalSince1970: 0))
-  }
-
+// `test` and `immediate` are one-line members of the host type itself (VirtualTimeHost.swift
+// says why).
+extension OperationQueue: VirtualTimeHost {
   /// An immediate scheduler with an operation queue's time and option types.
   ///
   /// ```swift
   /// let scheduler: AnySchedulerOf<OperationQueue> = OperationQueue.immediate.eraseToAnyScheduler()
   /// ```
-  public static var immediate: ImmediateSchedulerOf<OperationQueue> {
-    VirtualImmediateScheduler(now: virtualEpoch)
-  }
+  public static var immediate: ImmediateSchedulerOf<OperationQueue> { .init() }
 
   /// A new test scheduler with an operation queue's time and option types, starting at
   /// ``virtualEpoch``.
@@ -23,27 +17,14 @@ extension OperationQueue {
   /// let scheduler = OperationQueue.test
   /// scheduler.advance(by: .seconds(1))
   /// ```
-  public static var test: TestSchedulerOf<OperationQueue> { TestScheduler(now: virtualEpoch) }
-
-  /// A test scheduler of operation queues with the given order for actions due at the same
-  /// instant.
-  public static func test(order: SameInstantOrder) -> TestSchedulerOf<OperationQueue> {
-    TestScheduler(now: virtualEpoch, order: order)
-  }
+  public static var test: TestSchedulerOf<OperationQueue> { .init() }
 }
 
-extension AnyScheduler
-where
-  SchedulerTimeType == OperationQueue.SchedulerTimeType,
-  SchedulerOptions == OperationQueue.SchedulerOptions
-{
+extension AnySchedulerOf<OperationQueue> {
   /// The main operation queue, erased.
   ///
   /// ```swift
   /// let scheduler: AnySchedulerOf<OperationQueue> = .main
   /// ```
   public static var main: Self { AnyScheduler(sharing: OperationQueue.main) }
-
-  /// An immediate scheduler of operation queues, erased.
-  public static var immediate: Self { OperationQueue.immediate.eraseToAnyScheduler() }
 }

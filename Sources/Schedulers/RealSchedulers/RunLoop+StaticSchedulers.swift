@@ -1,20 +1,14 @@
 import Foundation
 
-extension RunLoop {
-  /// The instant that the immediate and test schedulers of run loops start at: 1970-01-01, as
-  /// in combine-schedulers.
-  public static var virtualEpoch: SchedulerTimeType {
-    SchedulerTimeType(Date(timeIntervalSince1970: 0))
-  }
-
+// `test` and `immediate` are one-line members of the host type itself (VirtualTimeHost.swift
+// says why).
+extension RunLoop: VirtualTimeHost {
   /// An immediate scheduler with a run loop's time and option types.
   ///
   /// ```swift
   /// let scheduler: AnySchedulerOf<RunLoop> = RunLoop.immediate.eraseToAnyScheduler()
   /// ```
-  public static var immediate: ImmediateSchedulerOf<RunLoop> {
-    VirtualImmediateScheduler(now: virtualEpoch)
-  }
+  public static var immediate: ImmediateSchedulerOf<RunLoop> { .init() }
 
   /// A new test scheduler with a run loop's time and option types, starting at
   /// ``virtualEpoch``.
@@ -23,12 +17,7 @@ extension RunLoop {
   /// let scheduler = RunLoop.test
   /// scheduler.advance(by: .seconds(1))
   /// ```
-  public static var test: TestSchedulerOf<RunLoop> { TestScheduler(now: virtualEpoch) }
-
-  /// A test scheduler of run loops with the given order for actions due at the same instant.
-  public static func test(order: SameInstantOrder) -> TestSchedulerOf<RunLoop> {
-    TestScheduler(now: virtualEpoch, order: order)
-  }
+  public static var test: TestSchedulerOf<RunLoop> { .init() }
 
   /// This run loop, erased.
   ///
@@ -44,15 +33,11 @@ extension RunLoop {
   }
 }
 
-extension AnyScheduler
-where SchedulerTimeType == RunLoop.SchedulerTimeType, SchedulerOptions == RunLoop.SchedulerOptions {
+extension AnySchedulerOf<RunLoop> {
   /// The main run loop, erased.
   ///
   /// ```swift
   /// let scheduler: AnySchedulerOf<RunLoop> = .main
   /// ```
   public static var main: Self { RunLoop.main.eraseToAnyScheduler() }
-
-  /// An immediate scheduler of run loops, erased.
-  public static var immediate: Self { RunLoop.immediate.eraseToAnyScheduler() }
 }

@@ -301,6 +301,19 @@ public typealias TestSchedulerOf<S: Scheduler> = TestScheduler<
   S.SchedulerTimeType, S.SchedulerOptions
 >
 
+extension TestScheduler where SchedulerTimeType: VirtualEpochProviding {
+  /// Creates a test scheduler whose clock starts at its time type's virtual epoch, with actions
+  /// due at the same instant run in `order`: what `DispatchQueue.test`, `RunLoop.test` and
+  /// `OperationQueue.test` give.
+  ///
+  /// ```swift
+  /// let scheduler = TestSchedulerOf<DispatchQueue>(order: .shuffled(seed: 42))
+  /// ```
+  public convenience init(order: SameInstantOrder = .firstInFirstOut) {
+    self.init(now: .virtualEpoch, order: order)
+  }
+}
+
 extension TestScheduler: StalledSleepWatching {
   package func stalledSleepWatch() -> (StalledSleepWatchdog, StalledSleepContext)? {
     guard stalledSleepWatchdog.limit != nil, DeterministicRunHook.current == nil else { return nil }

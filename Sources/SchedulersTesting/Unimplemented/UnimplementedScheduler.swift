@@ -55,9 +55,10 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     self.knowsCreationSite = true
   }
 
-  /// For the `.unimplemented` properties, which cannot know the line that created them.
-  package init(now: SchedulerTimeType, creationSiteUnknownAt fileID: StaticString = #fileID) {
-    self.init(now: now, fileID: fileID)
+  /// For the `.unimplemented` properties, which cannot know the line that created them: the
+  /// failures' message names none, and their source location is this line.
+  init(creationSiteUnknownWithNow now: SchedulerTimeType) {
+    self.init(now: now)
     knowsCreationSite = false
   }
 
@@ -161,6 +162,52 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
 public typealias UnimplementedSchedulerOf<S: Scheduler> = UnimplementedScheduler<
   S.SchedulerTimeType, S.SchedulerOptions
 >
+
+extension UnimplementedScheduler where SchedulerTimeType: VirtualEpochProviding {
+  /// Creates a named unimplemented scheduler whose fallback clock stands at its time type's
+  /// virtual epoch: what `DispatchQueue.unimplemented(_:)` and the like give.
+  ///
+  /// ```swift
+  /// let scheduler = UnimplementedSchedulerOf<DispatchQueue>("feed")
+  /// ```
+  public init(
+    _ name: String = "",
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    self.init(
+      name, now: .virtualEpoch, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// What the `.unimplemented` properties give: failures name no creation site, since a
+  /// property cannot know the line that read it.
+  package static var creationSiteUnknown: Self { Self(creationSiteUnknownWithNow: .virtualEpoch) }
+}
+
+extension AnyScheduler where SchedulerTimeType: VirtualEpochProviding {
+  /// An unimplemented scheduler, erased.
+  ///
+  /// A property cannot know where it was called from; prefer `unimplemented(_:)`, with a name.
+  public static var unimplemented: Self {
+    UnimplementedScheduler<SchedulerTimeType, SchedulerOptions>.creationSiteUnknown
+      .eraseToAnyScheduler()
+  }
+
+  /// A named unimplemented scheduler, erased: it fails the running test whenever it is used.
+  ///
+  /// ```swift
+  /// let model = EpisodeModel(scheduler: .unimplemented("EpisodeModel.scheduler"))
+  /// ```
+  public static func unimplemented(
+    _ name: String = "",
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) -> Self {
+    UnimplementedScheduler<SchedulerTimeType, SchedulerOptions>(
+      name, fileID: fileID, filePath: filePath, line: line, column: column
+    ).eraseToAnyScheduler()
+  }
+}
 
 #if canImport(Combine)
   extension UnimplementedScheduler: CustomizedScheduler, CustomSleepingScheduler {}

@@ -10,8 +10,10 @@ import Testing
 // `UIScheduler`, `ImmediateSchedulerOf`, `Publishers.Timer`, and on `DispatchQueue` the statics
 // `test`, `immediate` and `unimplemented`: unqualified, each is ambiguous in such a file
 // ("ambiguous use of 'test'", "'AnySchedulerOf' is ambiguous for type lookup"; .ci/run checks
-// that the compiler says so). Module selectors (SE-0491, Swift 6.3) pick one; this file
-// compiles only if every shared name can be picked that way.
+// that the compiler says so). One call is not: `DispatchQueue.unimplemented("name")` is
+// combine-schedulers', whose only overload takes just the name (a test below pins that).
+// Module selectors (SE-0491, Swift 6.3) pick one; this file compiles only if every shared name
+// can be picked that way.
 
 /// A feature written against this package, in a file that also sees combine-schedulers.
 @MainActor
@@ -59,6 +61,18 @@ struct BesideCombineSchedulersTests {
     _ = ourImmediateType
     let ui: Schedulers::UIScheduler = .shared
     _ = ui
+  }
+
+  /// The trap the migration article warns of: a named unimplemented scheduler, unqualified, is
+  /// combine-schedulers' without a word, because its `unimplemented(_:)` takes just the name
+  /// and this package's also takes defaulted call-site arguments. The module selector picks
+  /// this package's.
+  @Test func aNamedUnimplementedSchedulerUnqualifiedIsCombineSchedulers() {
+    let unqualified = DispatchQueue.unimplemented("feature")
+    #expect(
+      type(of: unqualified) == CombineSchedulers::UnimplementedSchedulerOf<DispatchQueue>.self)
+    let ours = DispatchQueue.SchedulersTesting::unimplemented("feature")
+    #expect(type(of: ours) == SchedulersTesting::UnimplementedSchedulerOf<DispatchQueue>.self)
   }
 
   /// Members both declare on `Scheduler` (`sleep`, `timer`) are picked the same way.

@@ -1,0 +1,5 @@
+import CombineSchedulers
+import Dispatch
+import Schedulers
+
+let scheduler = DispatchQueue.immediate

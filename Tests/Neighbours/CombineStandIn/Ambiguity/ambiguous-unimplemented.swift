@@ -1,0 +1,5 @@
+import CombineSchedulers
+import Dispatch
+import SchedulersTesting
+
+let scheduler = DispatchQueue.unimplemented
