@@ -57,6 +57,7 @@ public struct SchedulerCollectSequence<Base: AsyncSequence & Sendable, S: Schedu
 where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   public typealias Element = [Base.Element]
   public typealias Failure = Base.Failure
+  public typealias AsyncIterator = SchedulerOperatorIterator<Element, Failure>
 
   @usableFromInline let base: Base
   @usableFromInline let strategy: TimeGroupingStrategy<S>
@@ -64,32 +65,9 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
   @inlinable
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(
-      iteration: TimedOperatorIteration(
-        base: base, scheduler: strategy.scheduler,
-        machine: CollectByTimeMachine(interval: strategy.interval, count: strategy.count)))
-  }
-
-  /// The iterator of a collecting sequence. Use it from one task at a time.
-  public struct AsyncIterator: AsyncIteratorProtocol {
-    @usableFromInline
-    typealias Machine = CollectByTimeMachine<Base.Element, Base.Failure, S.SchedulerTimeType>
-    @usableFromInline let iteration: TimedOperatorIteration<Base, S, Machine>
-
-    @inlinable init(iteration: TimedOperatorIteration<Base, S, Machine>) {
-      self.iteration = iteration
-    }
-
-    @inlinable
-    public mutating func next() async throws(Failure) -> Element? {
-      try await iteration.next()
-    }
-
-    @inlinable
-    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
-      -> Element?
-    {
-      try await iteration.next()
-    }
+      base: base, scheduler: strategy.scheduler,
+      machine: CollectByTimeMachine(
+        interval: strategy.interval, count: strategy.count))
   }
 }
 

@@ -39,6 +39,7 @@ public struct SchedulerMeasureIntervalSequence<
 where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   public typealias Element = S.SchedulerTimeType.Stride
   public typealias Failure = Base.Failure
+  public typealias AsyncIterator = SchedulerOperatorIterator<Element, Failure>
 
   @usableFromInline let base: Base
   @usableFromInline let scheduler: S
@@ -46,31 +47,8 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
   @inlinable
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(
-      iteration: TimedOperatorIteration(
-        base: base, scheduler: scheduler, machine: MeasureIntervalMachine()))
-  }
-
-  /// The iterator of a measured sequence. Use it from one task at a time.
-  public struct AsyncIterator: AsyncIteratorProtocol {
-    @usableFromInline
-    typealias Machine = MeasureIntervalMachine<Base.Element, Base.Failure, S.SchedulerTimeType>
-    @usableFromInline let iteration: TimedOperatorIteration<Base, S, Machine>
-
-    @inlinable init(iteration: TimedOperatorIteration<Base, S, Machine>) {
-      self.iteration = iteration
-    }
-
-    @inlinable
-    public mutating func next() async throws(Failure) -> Element? {
-      try await iteration.next()
-    }
-
-    @inlinable
-    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
-      -> Element?
-    {
-      try await iteration.next()
-    }
+      base: base, scheduler: scheduler,
+      machine: MeasureIntervalMachine())
   }
 }
 

@@ -96,6 +96,7 @@ public struct SchedulerThrottleSequence<Base: AsyncSequence & Sendable, S: Sched
 where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
+  public typealias AsyncIterator = SchedulerOperatorIterator<Element, Failure>
 
   @usableFromInline let base: Base
   @usableFromInline let interval: S.SchedulerTimeType.Stride
@@ -106,32 +107,9 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
   @inlinable
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(
-      iteration: TimedOperatorIteration(
-        base: base, scheduler: scheduler,
-        machine: ThrottleMachine(interval: interval, edges: edges, latest: latest)))
-  }
-
-  /// The iterator of a throttled sequence. Use it from one task at a time.
-  public struct AsyncIterator: AsyncIteratorProtocol {
-    @usableFromInline
-    typealias Machine = ThrottleMachine<Base.Element, Base.Failure, S.SchedulerTimeType>
-    @usableFromInline let iteration: TimedOperatorIteration<Base, S, Machine>
-
-    @inlinable init(iteration: TimedOperatorIteration<Base, S, Machine>) {
-      self.iteration = iteration
-    }
-
-    @inlinable
-    public mutating func next() async throws(Failure) -> Element? {
-      try await iteration.next()
-    }
-
-    @inlinable
-    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
-      -> Element?
-    {
-      try await iteration.next()
-    }
+      base: base, scheduler: scheduler,
+      machine: ThrottleMachine(
+        interval: interval, edges: edges, latest: latest))
   }
 }
 

@@ -89,6 +89,7 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
   public typealias Element = Base.Element
   /// Either the upstream's failure, or ``TimeoutError`` (or the custom error) on a timeout.
   public typealias Failure = any Error
+  public typealias AsyncIterator = SchedulerOperatorIterator<Element, Failure>
 
   @usableFromInline let base: Base
   @usableFromInline let interval: S.SchedulerTimeType.Stride
@@ -98,30 +99,9 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
   @inlinable
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(
-      iteration: TimedOperatorIteration(
-        base: base, scheduler: scheduler,
-        machine: TimeoutMachine(interval: interval, makeError: makeError)))
-  }
-
-  /// The iterator of a sequence with a timeout. Use it from one task at a time.
-  public struct AsyncIterator: AsyncIteratorProtocol {
-    @usableFromInline
-    typealias Machine = TimeoutMachine<Base.Element, Base.Failure, S.SchedulerTimeType>
-    @usableFromInline let iteration: TimedOperatorIteration<Base, S, Machine>
-
-    @inlinable init(iteration: TimedOperatorIteration<Base, S, Machine>) {
-      self.iteration = iteration
-    }
-
-    @inlinable
-    public mutating func next() async throws -> Element? {
-      try await iteration.next()
-    }
-
-    @inlinable
-    public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
-      try await iteration.next()
-    }
+      base: base, scheduler: scheduler,
+      machine: TimeoutMachine(
+        interval: interval, makeError: makeError))
   }
 }
 
