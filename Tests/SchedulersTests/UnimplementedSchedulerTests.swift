@@ -106,7 +106,7 @@ struct UnimplementedSchedulerTests {
 @Suite("UnimplementedScheduler's creation site")
 struct UnimplementedSchedulerCreationSiteTests {
   /// The `.unimplemented` property cannot know its caller's line: its failure must not name a
-  /// line of the library as the creation site (it named UnimplementedScheduler+Dispatch.swift:10).
+  /// line of the library as the creation site.
   @Test func thePropertyDoesNotClaimACreationSite() {
     let scheduler = DispatchQueue.unimplemented
     withKnownIssue {

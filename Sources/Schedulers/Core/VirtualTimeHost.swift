@@ -35,9 +35,7 @@ extension VirtualTimeHost {
   /// ```swift
   /// let scheduler = DispatchQueue.test(order: .shuffled(seed: 42))
   /// ```
-  public static func test(order: SameInstantOrder) -> TestScheduler<
-    SchedulerTimeType, SchedulerOptions
-  > {
+  public static func test(order: SameInstantOrder) -> TestSchedulerOf<Self> {
     TestScheduler(order: order)
   }
 }

@@ -1,6 +1,6 @@
 import Synchronization
 
-// Where Combine can be imported, Combine's `AnyCancellable` is used instead; see Sources/Schedulers/Combine/.
+// Where Combine can be imported, Combine's `AnyCancellable` is used instead; see Sources/Schedulers/PlatformWithCombine/.
 #if !canImport(Combine)
 
   /// A type-erased cancellable that cancels when it is deallocated.

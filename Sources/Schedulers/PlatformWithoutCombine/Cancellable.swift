@@ -1,4 +1,4 @@
-// Where Combine can be imported, Combine's `Cancellable` is used instead; see Sources/Schedulers/Combine/.
+// Where Combine can be imported, Combine's `Cancellable` is used instead; see Sources/Schedulers/PlatformWithCombine/.
 #if !canImport(Combine)
 
   /// Something that can be cancelled, such as repeating work returned by

@@ -1,7 +1,7 @@
 import Foundation
 
 // Where Combine can be imported, `RunLoop.SchedulerTimeType` and
-// `OperationQueue.SchedulerTimeType` are Combine's; see Sources/Schedulers/Combine/.
+// `OperationQueue.SchedulerTimeType` are Combine's; see Sources/Schedulers/PlatformWithCombine/.
 #if !canImport(Combine)
 
   /// An instant of a `Date`-based scheduler's clock: `RunLoop.SchedulerTimeType` and

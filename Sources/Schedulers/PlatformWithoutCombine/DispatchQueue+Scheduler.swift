@@ -1,6 +1,6 @@
 import Dispatch
 
-// Where Combine can be imported, Combine's conformance of `DispatchQueue` is used instead; see Sources/Schedulers/Combine/.
+// Where Combine can be imported, Combine's conformance of `DispatchQueue` is used instead; see Sources/Schedulers/PlatformWithCombine/.
 #if !canImport(Combine)
 
   extension DispatchQueue: Scheduler {

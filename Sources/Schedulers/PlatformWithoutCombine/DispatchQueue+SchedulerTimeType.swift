@@ -1,6 +1,6 @@
 import Dispatch
 
-// Where Combine can be imported, Combine's `DispatchQueue.SchedulerTimeType` is used instead; see Sources/Schedulers/Combine/.
+// Where Combine can be imported, Combine's `DispatchQueue.SchedulerTimeType` is used instead; see Sources/Schedulers/PlatformWithCombine/.
 #if !canImport(Combine)
 
   extension DispatchQueue {

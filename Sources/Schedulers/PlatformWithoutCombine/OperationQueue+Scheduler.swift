@@ -1,7 +1,7 @@
 import Foundation
 
 // Where Combine can be imported, Combine's conformance of `OperationQueue` is used instead;
-// see Sources/Schedulers/Combine/.
+// see Sources/Schedulers/PlatformWithCombine/.
 #if !canImport(Combine)
 
   extension OperationQueue: Scheduler {

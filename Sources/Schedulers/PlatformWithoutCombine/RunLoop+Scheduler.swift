@@ -1,7 +1,7 @@
 import Foundation
 
 // Where Combine can be imported, Combine's conformance of `RunLoop` is used instead; see
-// Sources/Schedulers/Combine/.
+// Sources/Schedulers/PlatformWithCombine/.
 #if !canImport(Combine)
 
   extension RunLoop: Scheduler {

@@ -1,4 +1,4 @@
-// Where Combine can be imported, Combine's `Scheduler`, with the same requirements and conveniences is used instead; see Sources/Schedulers/Combine/.
+// Where Combine can be imported, Combine's `Scheduler`, with the same requirements and conveniences is used instead; see Sources/Schedulers/PlatformWithCombine/.
 #if !canImport(Combine)
 
   /// A type that decides when and where work runs.

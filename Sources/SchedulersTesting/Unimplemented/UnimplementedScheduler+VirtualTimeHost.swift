@@ -16,7 +16,7 @@ extension VirtualTimeHost {
     _ name: String = "",
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
-  ) -> UnimplementedScheduler<SchedulerTimeType, SchedulerOptions> {
+  ) -> UnimplementedSchedulerOf<Self> {
     UnimplementedScheduler(name, fileID: fileID, filePath: filePath, line: line, column: column)
   }
 }

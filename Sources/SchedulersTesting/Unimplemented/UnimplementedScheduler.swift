@@ -55,13 +55,6 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     self.knowsCreationSite = true
   }
 
-  /// For the `.unimplemented` properties, which cannot know the line that created them: the
-  /// failures' message names none, and their source location is this line.
-  init(creationSiteUnknownWithNow now: SchedulerTimeType) {
-    self.init(now: now)
-    knowsCreationSite = false
-  }
-
   public var now: SchedulerTimeType {
     fail("read now")
     return immediate.now
@@ -181,7 +174,11 @@ extension UnimplementedScheduler where SchedulerTimeType: VirtualEpochProviding 
 
   /// What the `.unimplemented` properties give: failures name no creation site, since a
   /// property cannot know the line that read it.
-  package static var creationSiteUnknown: Self { Self(creationSiteUnknownWithNow: .virtualEpoch) }
+  package static var creationSiteUnknown: Self {
+    var scheduler = Self(now: .virtualEpoch)
+    scheduler.knowsCreationSite = false
+    return scheduler
+  }
 }
 
 extension AnyScheduler where SchedulerTimeType: VirtualEpochProviding {
