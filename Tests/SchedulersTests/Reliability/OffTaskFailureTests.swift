@@ -43,11 +43,15 @@ struct OffTaskFailureTests {
       await #expect(processExitsWith: .success) {
         let scheduler = DispatchQueue.test
         let timer = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {}
+        // The child exits as soon as this body returns, so the scheduler must be released by
+        // then: alive at exit, its weak-reference side table counts as leaked for the leak
+        // sanitizer, which cannot read the pointer to it (the object's header stores it
+        // shifted). Resuming from inside the block raced with Dispatch's release of the block
+        // and its capture; a group's notification comes after that release.
+        let ran = DispatchGroup()
+        DispatchQueue.global().async(group: ran) { scheduler.run(maxActions: 5) }
         await withCheckedContinuation { continuation in
-          DispatchQueue.global().async {
-            scheduler.run(maxActions: 5)
-            continuation.resume()
-          }
+          ran.notify(queue: .global()) { continuation.resume() }
         }
         timer.cancel()
       }
