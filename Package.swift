@@ -1,12 +1,19 @@
 // swift-tools-version: 6.2
 // 6.2 is the oldest toolchain the code compiles with: it uses Swift 6.2's `SendableMetatype`
 // and `Task.name`. Verified here with Swift 6.3.1 on Linux; see the README's support table.
+//
+// Licensed under the MIT License: see LICENSE, which covers every file of the package.
 import PackageDescription
 
 let package = Package(
   name: "swift-schedulers",
-  // `Synchronization.Mutex` needs the macOS 15 generation of Apple platforms.
-  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  // The floor of the Composable Architecture, and of `Duration` and `Clock`, on which the
+  // whole API is built. Newer capabilities stay behind `@available`: the time-based
+  // `AsyncSequence` operators (typed throws, the 18 generation) and deterministic execution
+  // (a runtime check: the 18 generation for the runtime hooks, 26.4 for custom executors).
+  // `.ci/run` type-checks all three library modules at this floor against the standard
+  // library's Apple availability (`.ci/check-apple-availability`).
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     // What an app links: schedulers, sleeps, timers, operators, and the test scheduler (which
     // tests of an app's own modules need beside them). Nothing that imports a test framework

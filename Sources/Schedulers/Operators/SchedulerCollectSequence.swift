@@ -1,3 +1,4 @@
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Groups elements into arrays by windows of a scheduler's time (or by time or count),
   /// emitting each window's elements when it closes. Combine's `collect(_:options:)` with a
@@ -52,6 +53,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// let batches = events.collect(.byTime(scheduler, .seconds(5)))
 /// ```
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 public struct SchedulerCollectSequence<Base: AsyncSequence & Sendable, S: Scheduler & Sendable>:
   AsyncSequence, Sendable
 where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {

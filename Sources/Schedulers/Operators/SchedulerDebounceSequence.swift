@@ -1,3 +1,4 @@
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Emits an element only after the upstream has been quiet for `interval` of `scheduler`'s
   /// time: each new element restarts the wait and replaces the one waiting.
@@ -41,6 +42,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// let debounced: SchedulerDebounceSequence<AsyncStream<String>, AnySchedulerOf<DispatchQueue>> =
 ///   queries.debounce(for: .milliseconds(300), scheduler: scheduler)
 /// ```
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 public struct SchedulerDebounceSequence<Base: AsyncSequence & Sendable, S: Scheduler & Sendable>:
   AsyncSequence, Sendable
 where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {

@@ -1,3 +1,4 @@
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Shifts the whole sequence later by `interval` of `scheduler`'s time: each element, and
   /// the finish or failure, arrives `interval` after the upstream produced it.
@@ -44,6 +45,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// let delayed = toasts.delay(for: .seconds(2), scheduler: scheduler)
 /// ```
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 public struct SchedulerDelaySequence<Base: AsyncSequence & Sendable, S: Scheduler & Sendable>:
   AsyncSequence, Sendable
 where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {

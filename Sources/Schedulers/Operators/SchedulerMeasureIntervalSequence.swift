@@ -1,3 +1,4 @@
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Replaces each element with the time between it and the one before, on `scheduler`'s
   /// clock; for the first element, the time since the iteration started. Combine's
@@ -33,6 +34,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// let gaps = keystrokes.measureInterval(using: scheduler)
 /// ```
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 public struct SchedulerMeasureIntervalSequence<
   Base: AsyncSequence & Sendable, S: Scheduler & Sendable
 >: AsyncSequence, Sendable

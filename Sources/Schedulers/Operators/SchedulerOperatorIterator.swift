@@ -11,6 +11,7 @@
 ///
 /// Releasing it (leaving a `for await` loop) ends the iteration: the operator's upstream task
 /// and timer are cancelled.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 public struct SchedulerOperatorIterator<Element, Failure: Error>: AsyncIteratorProtocol {
   // One iterator type for six operators, though each runs its own state machine: the machine
   // is an internal type, so it cannot be a generic parameter of a public type. A closure hides

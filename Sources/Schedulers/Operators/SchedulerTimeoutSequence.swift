@@ -1,3 +1,4 @@
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Fails with ``TimeoutError`` when neither an element nor the finish arrives within
   /// `interval` of `scheduler`'s time, counted from the start of the iteration or from the
@@ -83,6 +84,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// let guarded = messages.timeout(.seconds(30), scheduler: scheduler)
 /// ```
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 public struct SchedulerTimeoutSequence<Base: AsyncSequence & Sendable, S: Scheduler & Sendable>:
   AsyncSequence, Sendable
 where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {

@@ -14,6 +14,7 @@ import Synchronization
 /// - When the sequence ends (a terminal output, the consumer's cancellation, or the iterator's
 ///   release) the upstream task is cancelled, the timer cancelled, and the consumer resumed:
 ///   nothing outlives the iteration.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @usableFromInline
 final class TimedOperatorStorage<Base: AsyncSequence & Sendable, S: Scheduler & Sendable, Machine>:
   Sendable
@@ -276,6 +277,7 @@ where
 
 /// Owns an iteration: releasing the iterator (breaking out of a `for await` loop) ends the
 /// sequence and cancels its upstream task and timer.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @usableFromInline
 final class TimedOperatorIteration<
   Base: AsyncSequence & Sendable, S: Scheduler & Sendable, Machine

@@ -232,7 +232,7 @@ func runMarbleTest<
     let consumer = Task {
       var iterator = operation(inputs, scheduler).makeAsyncIterator()
       do {
-        while let value = try await iterator.next(isolation: nil) {
+        while let value = try await nextValue(&iterator) {
           recording.record(.value(value))
         }
         recording.record(.finished)
@@ -264,4 +264,15 @@ func runMarbleTest<
   }
   return try plan.result(
     of: recording.events, fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+/// The iterator's next value, asked without an isolation where the OS has the requirement for
+/// it (the 18 generation of Apple platforms), as the operators under test are asked in apps.
+private func nextValue<Iterator: AsyncIteratorProtocol>(_ iterator: inout Iterator) async throws
+  -> Iterator.Element?
+{
+  if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+    return try await iterator.next(isolation: nil)
+  }
+  return try await iterator.next()
 }

@@ -33,6 +33,7 @@ public struct MarbleInput<Value: Sendable>: AsyncSequence, Sendable {
       try await base.next()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Value? {
       try await base.next(isolation: actor)
     }

@@ -16,7 +16,7 @@ import PackageDescription
 
 let package = Package(
   name: "combine-standin",
-  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   dependencies: [
     .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     // Beside it in an app: the Composable Architecture re-exports combine-schedulers.
