@@ -1,13 +1,15 @@
 extension DeterministicExecution {
   /// How deterministic execution routes the jobs of a run to its queue in this process.
   ///
-  /// Two backends keep the same contract (one queue, one job at a time, exact idleness). The
-  /// package picks the best one the platform has, at the first run:
+  /// Three backends keep the same contract (one job at a time, in an order that does not
+  /// depend on timing, and "nothing left to run" decided by the run). The package picks the
+  /// best one the platform has, at the first run:
   ///
   /// ```swift
   /// print(DeterministicExecution.backend)
   /// // "custom executors" with Swift 6.3 on Linux or the 26.4 OS generation,
-  /// // "runtime hooks" elsewhere
+  /// // "runtime hooks" on the 26.0 to 26.3 generations,
+  /// // "global hook and main queue" on the 18 to 25 generations
   /// ```
   ///
   /// The one difference users can see is ``plainTaskSleepIsVirtual``: whether a plain
@@ -18,9 +20,18 @@ extension DeterministicExecution {
     /// The custom main and global executors of Swift 6.3 (an SPI, compiled in only for the
     /// toolchains it was verified on, used only where the OS has it).
     case customExecutors
-    /// The concurrency runtime's hook variables, found at run time: every toolchain, every
-    /// Apple OS the package supports, and Linux.
+    /// The concurrency runtime's hook variables, found at run time, main executor's included:
+    /// the Swift 6.2 runtime on (the 26.0 generation of Apple platforms, and Linux).
     case runtimeHooks
+    /// The runtime's global-executor hook only, where the runtime has no hook for the main
+    /// executor (the Swift 6.0 and 6.1 runtimes: Apple's 18 to 25 generations). Main-actor
+    /// jobs run on the main queue as they always do, and the run runs its other jobs in turns
+    /// on the main queue between them, so that the two kinds still take turns in an order that
+    /// does not depend on timing. The differences from the other backends: the run's
+    /// non-main-actor jobs run on the main thread; and a chain of main-actor jobs that never
+    /// passes through the global executor is followed for a bounded number of turns
+    /// (docs/deterministic-execution.md, "The main-queue backend").
+    case globalHookAndMainQueue
     /// Neither backend works here; the reason says why.
     case unavailable(reason: String)
 
@@ -28,6 +39,7 @@ extension DeterministicExecution {
       switch self {
       case .customExecutors: "custom executors"
       case .runtimeHooks: "runtime hooks"
+      case .globalHookAndMainQueue: "global hook and main queue"
       case .unavailable(let reason): "unavailable (\(reason))"
       }
     }
@@ -50,7 +62,7 @@ extension DeterministicExecution {
     public var plainTaskSleepIsVirtual: Bool {
       switch self {
       case .customExecutors: true
-      case .runtimeHooks: RuntimeHookRouter.runtimeCallsDelayHooks
+      case .runtimeHooks, .globalHookAndMainQueue: runtimeCallsDelayHooks
       case .unavailable: false
       }
     }
@@ -72,4 +84,10 @@ extension DeterministicExecution {
   public static var backend: Backend {
     jobRouter?.backend ?? .unavailable(reason: unavailableReason)
   }
+}
+
+/// Whether this runtime sends a plain `Task.sleep` through the runtime's delay hooks.
+private var runtimeCallsDelayHooks: Bool {
+  guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return true }
+  return RuntimeHookRouter.runtimeCallsDelayHooks
 }

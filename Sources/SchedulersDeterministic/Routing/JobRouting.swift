@@ -5,7 +5,9 @@
 //   SPI `ExperimentalCustomExecutors` (CustomExecutorRouting.swift, the only file that names
 //   the SPI, compiled only for the toolchains it was verified on);
 // - runtime hooks: the hook variables of `libswift_Concurrency`, found with `dlsym` at run
-//   time, present since Swift 5.5 (RuntimeHookRouting.swift).
+//   time, present since Swift 5.5 (RuntimeHookRouting.swift), in two modes: with the main
+//   executor's hook (Swift 6.2 runtimes on), or without it, main-actor jobs staying on the
+//   main queue and the run driving its jobs in turns there (Run/DeterministicRun+MainQueueTurns.swift).
 //
 // The run (Run/DeterministicRun.swift) knows neither: it asks the selected backend to start
 // and stop routing, to run a job it took from its queue, and to hand a job back to whoever is
@@ -48,9 +50,16 @@ protocol JobRouter: Sendable {
 
   /// Enqueues a job on the platform's executors, past any run (a job the run does not take).
   func forwardToPlatform(_ job: UnownedJob, onMainActor: Bool)
+
+  /// Whether main-actor jobs bypass the run and run on the main queue by themselves, so that
+  /// the run must run its own jobs in turns on the main queue (the runtime hooks without the
+  /// main executor's hook).
+  var mainActorJobsStayOnMainQueue: Bool { get }
 }
 
 extension JobRouter {
+  var mainActorJobsStayOnMainQueue: Bool { false }
+
   /// Enqueues a job on the platform's executors after `delay` of real time (a plain sleep
   /// still pending when its run ended).
   func reenqueue(_ job: UnownedJob, onMainActor: Bool, after delay: Duration) {
@@ -68,8 +77,9 @@ extension JobRouter {
 }
 
 /// The environment variable that forces a backend, for this package's own tests: `hooks`
-/// forces the runtime hooks, `custom-executors` the SPI, `unavailable` simulates a platform
-/// with neither. Read once, at the first run. Not for apps, and not needed by tests: the
+/// forces the runtime hooks, `main-queue` the runtime hooks without the main executor's (what
+/// Apple's 18 to 25 generations get), `custom-executors` the SPI, `unavailable` simulates a
+/// platform with none. Read once, at the first run. Not for apps, and not needed by tests: the
 /// default is the best backend the platform has.
 let backendOverrideVariable = "SCHEDULERS_DETERMINISTIC_BACKEND"
 
@@ -81,12 +91,30 @@ let forcedBackend = getenv(backendOverrideVariable).map { String(cString: $0) }
 /// failure at every run) where neither works.
 let jobRouter: (any JobRouter)? = {
   switch forcedBackend {
-  case "hooks": return RuntimeHookRouter.make()
+  case "hooks": return hookRouter(routingMainActor: true)
+  case "main-queue": return hookRouter(routingMainActor: false)
   case "unavailable": return nil
   case "custom-executors": return CustomExecutorRouter.make()
-  default: return CustomExecutorRouter.make() ?? RuntimeHookRouter.make()
+  default:
+    return CustomExecutorRouter.make() ?? hookRouter(routingMainActor: true)
+      ?? hookRouter(routingMainActor: false)
   }
 }()
+
+/// The runtime hooks' router in one of its modes, where the OS has what it needs.
+private func hookRouter(routingMainActor: Bool) -> (any JobRouter)? {
+  guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
+  return RuntimeHookRouter.make(routingMainActor: routingMainActor)
+}
+
+/// Why the runtime hooks cannot route here, in one of their modes.
+private func hookUnavailableReason(routingMainActor: Bool) -> String {
+  guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else {
+    return
+      "the runtime hooks need task executors, which arrived with the 18.0 generation of Apple platforms (macOS 15)"
+  }
+  return RuntimeHookRouter.unavailableReason(routingMainActor: routingMainActor)
+}
 
 /// Why no backend routes jobs in this process, for the failure a run records.
 let unavailableReason: String = {
@@ -97,5 +125,9 @@ let unavailableReason: String = {
     return CustomExecutorRouter.unavailableReason
       + " (\(backendOverrideVariable)=custom-executors forbids the runtime hooks)"
   }
-  return "\(CustomExecutorRouter.unavailableReason), and \(RuntimeHookRouter.unavailableReason)"
+  if forcedBackend == "hooks" { return hookUnavailableReason(routingMainActor: true) }
+  if forcedBackend == "main-queue" { return hookUnavailableReason(routingMainActor: false) }
+  // The mode without the main executor's hook needs less, so its reason is the deeper one.
+  return
+    "\(CustomExecutorRouter.unavailableReason), and \(hookUnavailableReason(routingMainActor: false))"
 }()

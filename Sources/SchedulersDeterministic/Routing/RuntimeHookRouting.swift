@@ -42,25 +42,38 @@ import Synchronization
     @convention(thin) (UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>, Int32) -> Void
 
   /// Routes jobs by setting the runtime's hook variables for the length of each run.
+  ///
+  /// Two modes. With the main executor's hook (the Swift 6.2 runtime on: the 26.0 generation
+  /// of Apple platforms, and Linux), main-actor jobs come to the run too, and the run's driver
+  /// runs every job. Without it (the Swift 6.0 and 6.1 runtimes: Apple's 18 to 25 generations),
+  /// only the global executor's jobs come to the run; main-actor jobs stay on the main queue,
+  /// and the run drives its own jobs in turns on the main queue, so that both kinds still run
+  /// one at a time in an order that does not depend on timing (`DeterministicRun+MainQueueTurns.swift`).
+  ///
+  /// Runtime task executors (`runSynchronously(on:)` with a task executor, which keeps
+  /// `Task.yield()` in the run) need the macOS 15 generation: below it, no mode works.
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   final class RuntimeHookRouter: JobRouter, @unchecked Sendable {
     // `@unchecked Sendable`: the pointers are the runtime's global variables, written only
     // while the run gate is held (one run at a time) and read by the runtime from any thread,
     // as every user of these hooks does; `previous` is behind a lock.
 
-    /// Why the hooks cannot route here, when `make()` finds them missing.
-    static var unavailableReason: String {
+    /// Why the hooks cannot route here, when `make(routingMainActor:)` finds them missing.
+    static func unavailableReason(routingMainActor: Bool) -> String {
       guard let process = dlopen(nil, RTLD_NOW) else { return "dlopen found no process image" }
       if dlsym(process, "swift_task_enqueueGlobal_hook") == nil {
         return "the concurrency runtime's hook variables were not found (dlsym)"
       }
-      // The main executor's hook arrived with the Swift 6.2 runtime (the 26.0 generation of
-      // Apple platforms); without it main-actor jobs cannot be routed, and "nothing left to
-      // run" would not be exact.
-      return """
-        this concurrency runtime has no swift_task_getMainExecutor_hook (it arrived with the \
-        Swift 6.2 runtime, the 26.0 generation of Apple platforms), so main-actor jobs cannot \
-        be routed
-        """
+      if routingMainActor {
+        // The main executor's hook arrived with the Swift 6.2 runtime (the 26.0 generation of
+        // Apple platforms).
+        return """
+          this concurrency runtime has no swift_task_getMainExecutor_hook (it arrived with the \
+          Swift 6.2 runtime, the 26.0 generation of Apple platforms), so main-actor jobs \
+          cannot be routed
+          """
+      }
+      return "the concurrency runtime lacks a hook the run needs (dlsym)"
     }
 
     /// Whether this runtime sends a plain `Task.sleep` through the delay and deadline hooks:
@@ -90,7 +103,8 @@ import Synchronization
     private let enqueueGlobalVariable: UnsafeMutablePointer<EnqueueGlobalHook?>
     private let delayVariable: UnsafeMutablePointer<DelayHook?>
     private let deadlineVariable: UnsafeMutablePointer<DeadlineHook?>
-    private let getMainExecutorVariable: UnsafeMutablePointer<GetMainExecutorHook?>
+    /// `nil` in the mode without the main executor's hook.
+    private let getMainExecutorVariable: UnsafeMutablePointer<GetMainExecutorHook?>?
     /// The runtime's `swift_task_enqueueGlobal`, which consults whatever hook is set now.
     let enqueueGlobal: EnqueueGlobalOriginal
     /// The runtime's clock, for the deadlines the deadline hook receives.
@@ -98,8 +112,13 @@ import Synchronization
     /// What the hooks held before the current run set them: its jobs are theirs.
     let previous = Mutex(Hooks())
 
+    /// Whether main-actor jobs come to the run (through the main executor's hook), or stay on
+    /// the main queue (see the type's documentation).
+    let routesMainActor: Bool
+
     /// The process's router, once its hooks are found; `nil` where they are not.
-    static func make() -> RuntimeHookRouter? {
+    /// `routingMainActor` asks for the mode with the main executor's hook.
+    static func make(routingMainActor: Bool) -> RuntimeHookRouter? {
       guard let process = dlopen(nil, RTLD_NOW) else { return nil }
       func find<T>(_ name: String, as type: T.Type) -> UnsafeMutablePointer<T?>? {
         dlsym(process, name)?.assumingMemoryBound(to: T?.self)
@@ -113,25 +132,31 @@ import Synchronization
         let delayVariable = find("swift_task_enqueueGlobalWithDelay_hook", as: DelayHook.self),
         let deadlineVariable = find(
           "swift_task_enqueueGlobalWithDeadline_hook", as: DeadlineHook.self),
-        let getMainExecutorVariable = find(
-          "swift_task_getMainExecutor_hook", as: GetMainExecutorHook.self),
         let enqueueGlobal = function("swift_task_enqueueGlobal", as: EnqueueGlobalOriginal.self)
       else { return nil }
+      // Looked up only in the mode that uses it.
+      let getMainExecutorVariable =
+        routingMainActor
+        ? find("swift_task_getMainExecutor_hook", as: GetMainExecutorHook.self) : nil
+      if routingMainActor, getMainExecutorVariable == nil { return nil }
       // Read before any hook of ours is set: the platform's own main executor.
       _ = HookMainExecutor.platformMainExecutor
       return RuntimeHookRouter(
+        routesMainActor: routingMainActor,
         enqueueGlobalVariable: enqueueGlobalVariable, delayVariable: delayVariable,
         deadlineVariable: deadlineVariable, getMainExecutorVariable: getMainExecutorVariable,
         enqueueGlobal: enqueueGlobal, getTime: function("swift_get_time", as: GetTime.self))
     }
 
     private init(
+      routesMainActor: Bool,
       enqueueGlobalVariable: UnsafeMutablePointer<EnqueueGlobalHook?>,
       delayVariable: UnsafeMutablePointer<DelayHook?>,
       deadlineVariable: UnsafeMutablePointer<DeadlineHook?>,
-      getMainExecutorVariable: UnsafeMutablePointer<GetMainExecutorHook?>,
+      getMainExecutorVariable: UnsafeMutablePointer<GetMainExecutorHook?>?,
       enqueueGlobal: @escaping EnqueueGlobalOriginal, getTime: GetTime?
     ) {
+      self.routesMainActor = routesMainActor
       self.enqueueGlobalVariable = enqueueGlobalVariable
       self.delayVariable = delayVariable
       self.deadlineVariable = deadlineVariable
@@ -140,18 +165,22 @@ import Synchronization
       self.getTime = getTime
     }
 
-    var backend: DeterministicExecution.Backend { .runtimeHooks }
+    var backend: DeterministicExecution.Backend {
+      routesMainActor ? .runtimeHooks : .globalHookAndMainQueue
+    }
+
+    var mainActorJobsStayOnMainQueue: Bool { !routesMainActor }
 
     func beginRouting() {
       previous.withLock {
         $0 = Hooks(
           enqueueGlobal: enqueueGlobalVariable.pointee, delay: delayVariable.pointee,
-          deadline: deadlineVariable.pointee, getMainExecutor: getMainExecutorVariable.pointee)
+          deadline: deadlineVariable.pointee, getMainExecutor: getMainExecutorVariable?.pointee)
       }
-      getMainExecutorVariable.pointee = routedGetMainExecutor
-      delayVariable.pointee = routedDelay
-      deadlineVariable.pointee = routedDeadline
-      enqueueGlobalVariable.pointee = routedEnqueueGlobal
+      getMainExecutorVariable?.pointee = Self.routedGetMainExecutor
+      delayVariable.pointee = Self.routedDelay
+      deadlineVariable.pointee = Self.routedDeadline
+      enqueueGlobalVariable.pointee = Self.routedEnqueueGlobal
     }
 
     func endRouting() {
@@ -164,11 +193,11 @@ import Synchronization
       enqueueGlobalVariable.pointee = saved.enqueueGlobal
       delayVariable.pointee = saved.delay
       deadlineVariable.pointee = saved.deadline
-      getMainExecutorVariable.pointee = saved.getMainExecutor
+      getMainExecutorVariable?.pointee = saved.getMainExecutor
     }
 
     var takeoverReport: String? {
-      guard !same(enqueueGlobalVariable.pointee, routedEnqueueGlobal) else { return nil }
+      guard !same(enqueueGlobalVariable.pointee, Self.routedEnqueueGlobal) else { return nil }
       return """
         The runtime's global enqueue hook was replaced during the run (by \
         withMainSerialExecutor called inside it, or another library that sets \
@@ -200,7 +229,7 @@ import Synchronization
       if onMainActor {
         HookMainExecutor.shared.enqueueOnPlatform(job)
       } else {
-        forwardGlobal(job, enqueueOnPlatformGlobalExecutor)
+        forwardGlobal(job, Self.enqueueOnPlatformGlobalExecutor)
       }
     }
 
@@ -245,6 +274,7 @@ import Synchronization
 
   /// The router while the hooks backend is the process's; the hooks read it (they are
   /// context-free functions, so they cannot capture it).
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   private var hookRouter: RuntimeHookRouter? { jobRouter as? RuntimeHookRouter }
 
   private func same<T>(_ a: T?, _ b: T) -> Bool {
@@ -253,61 +283,68 @@ import Synchronization
       == unsafeBitCast(b, to: UnsafeRawPointer.self)
   }
 
-  private let routedEnqueueGlobal: EnqueueGlobalHook = { job, original in
-    if let run = DeterministicRun.active {
-      run.enqueue(job, onMainActor: false)
-    } else if let router = hookRouter {
-      router.forwardGlobal(job, original)
-    } else {
-      original(job)
+  // The hooks themselves: context-free functions, as the runtime calls them.
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  extension RuntimeHookRouter {
+    static let routedEnqueueGlobal: EnqueueGlobalHook = { job, original in
+      if let run = DeterministicRun.active {
+        run.enqueue(job, onMainActor: false)
+      } else if let router = hookRouter {
+        router.forwardGlobal(job, original)
+      } else {
+        original(job)
+      }
     }
-  }
 
-  /// The global executor, reached past the hooks: what a job the run does not take runs on
-  /// when no other library's hook was there before the run.
-  private let enqueueOnPlatformGlobalExecutor: EnqueueGlobalOriginal = { job in
-    let job = UncheckedSendable(job)
-    DispatchQueue.global().async {
-      job.value.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor())
+    /// The global executor, reached past the hooks: what a job the run does not take runs on
+    /// when no other library's hook was there before the run.
+    static let enqueueOnPlatformGlobalExecutor: EnqueueGlobalOriginal = { job in
+      let job = UncheckedSendable(job)
+      DispatchQueue.global().async {
+        job.value.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor())
+      }
     }
-  }
 
-  private let routedGetMainExecutor: GetMainExecutorHook = { _ in
-    HookMainExecutor.shared.asUnownedSerialExecutor()
-  }
+    static let routedGetMainExecutor: GetMainExecutorHook = { _ in
+      HookMainExecutor.shared.asUnownedSerialExecutor()
+    }
 
-  // Only the run's own tasks sleep on its virtual clock: the hooks are called on the sleeping
-  // task, so its task-locals tell whether it belongs to the run. (Reached only on runtimes
-  // before 6.3; see `runtimeCallsDelayHooks`.)
-  private let routedDelay: DelayHook = { delay, job, original in
-    if let run = DeterministicRun.active, DeterministicRun.current === run,
-      run.enqueue(
-        job, onMainActor: false, after: .nanoseconds(delay), fromDeadline: false)
-    {
-      return
+    // Only the run's own tasks sleep on its virtual clock: the hooks are called on the sleeping
+    // task, so its task-locals tell whether it belongs to the run. (Reached only on runtimes
+    // before 6.3; see `runtimeCallsDelayHooks`.)
+    static let routedDelay: DelayHook = { delay, job, original in
+      if let run = DeterministicRun.active, DeterministicRun.current === run,
+        run.enqueue(
+          job, onMainActor: false, after: .nanoseconds(delay), fromDeadline: false)
+      {
+        return
+      }
+      hookRouter?.forwardDelay(delay, job, original) ?? original(delay, job)
     }
-    hookRouter?.forwardDelay(delay, job, original) ?? original(delay, job)
-  }
 
-  private let routedDeadline: DeadlineHook = {
-    seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job, original in
-    if let run = DeterministicRun.active, DeterministicRun.current === run,
-      let delay = hookRouter?.delay(untilSeconds: seconds, nanoseconds: nanoseconds, clock: clock),
-      run.enqueue(job, onMainActor: false, after: delay, fromDeadline: true)
-    {
-      return
+    static let routedDeadline: DeadlineHook = {
+      seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job, original in
+      if let run = DeterministicRun.active, DeterministicRun.current === run,
+        let delay = hookRouter?.delay(
+          untilSeconds: seconds, nanoseconds: nanoseconds, clock: clock),
+        run.enqueue(job, onMainActor: false, after: delay, fromDeadline: true)
+      {
+        return
+      }
+      let deadline = (seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock)
+      if let router = hookRouter {
+        router.forwardDeadline(deadline, job, original)
+      } else {
+        original(seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job)
+      }
     }
-    let deadline = (seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock)
-    if let router = hookRouter {
-      router.forwardDeadline(deadline, job, original)
-    } else {
-      original(seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job)
-    }
+
   }
 
   /// The main actor's executor while a run routes: the run's queue while a run is active, the
   /// platform's main executor otherwise (a task that suspended on the main actor during a run
   /// keeps this executor, so it must keep working after the run).
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   final class HookMainExecutor: SerialExecutor, @unchecked Sendable {
     // `@unchecked Sendable`: no stored state.
     static let shared = HookMainExecutor()
@@ -357,6 +394,7 @@ import Synchronization
 
   /// The task executor the run's global jobs run on: what they enqueue on it (`Task.yield()`)
   /// comes back to the run, or goes to the global executor when no run is active.
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   final class HookTaskExecutor: TaskExecutor, @unchecked Sendable {
     // `@unchecked Sendable`: no stored state.
     static let shared = HookTaskExecutor()
@@ -374,8 +412,10 @@ import Synchronization
 #else
   /// WASI and Windows: no `dlsym`, so no hooks.
   struct RuntimeHookRouter {
-    static let unavailableReason = "the runtime hooks need dlsym, which this platform lacks"
+    static func unavailableReason(routingMainActor: Bool) -> String {
+      "the runtime hooks need dlsym, which this platform lacks"
+    }
     static let runtimeCallsDelayHooks = false
-    static func make() -> (any JobRouter)? { nil }
+    static func make(routingMainActor: Bool) -> (any JobRouter)? { nil }
   }
 #endif

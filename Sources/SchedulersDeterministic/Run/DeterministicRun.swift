@@ -51,6 +51,12 @@ final class DeterministicRun: DeterministicRunIdleness {
     var autoAdvance = AutoAdvanceState()
     /// Tasks started with `DeterministicExecution.background`, cancelled when the body returns.
     var backgroundTasks: [Task<Void, Never>] = []
+    /// Where main-actor jobs stay on the main queue (`JobRouter.mainActorJobsStayOnMainQueue`):
+    /// whether the main queue was last seen with nothing of the run's to run. Reset by
+    /// whatever may have put a main-actor job there.
+    var mainQueueSettled = false
+    /// Set when the settling bound stopped a turn: how many jobs were still queued.
+    var settlingStoppedWith: Int?
   }
 
   let state = Mutex(State())
@@ -68,6 +74,9 @@ final class DeterministicRun: DeterministicRunIdleness {
   var tracksPlainSleeps: Bool { scheduleVirtualSleep != nil }
   /// The backend that routes jobs to this run, and runs them.
   let router: any JobRouter
+  /// Whether main-actor jobs bypass the run and stay on the main queue, so that the run runs
+  /// its own jobs in turns there (`DeterministicRun+MainQueueTurns.swift`).
+  let mainActorJobsStayOnMainQueue: Bool
   /// Schedules a wake-up after a virtual duration on the run's test scheduler, if it has one.
   let scheduleVirtualSleep: ScheduleVirtualSleep?
   /// Describes the run's pending sleepers, for failure messages.
@@ -90,6 +99,7 @@ final class DeterministicRun: DeterministicRunIdleness {
   ) {
     self.elapsed = elapsed
     self.router = router
+    self.mainActorJobsStayOnMainQueue = router.mainActorJobsStayOnMainQueue
     self.scheduleVirtualSleep = scheduleVirtualSleep
     self.describePending = describePending
     self.outsideWorkTimeout = outsideWorkTimeout
@@ -191,6 +201,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     let wake = state.withLock { state -> Bool in
       state.outsideWork -= 1
       state.autoAdvance.foundNothing = false
+      state.mainQueueSettled = false
       state.clearSuspicion(suspected)
       defer { state.driverIsWaiting = false }
       return state.driverIsWaiting
@@ -204,6 +215,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     bodyHasFinished.store(true, ordering: .relaxed)
     let wake = state.withLock { state -> Bool in
       state.bodyFinished = true
+      state.mainQueueSettled = false
       defer { state.driverIsWaiting = false }
       return state.driverIsWaiting
     }
@@ -215,6 +227,8 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// What the driver does next.
   private enum Step {
     case run(QueuedJob)
+    /// Run the run's jobs in turns on the main queue until it settles (main-queue backend).
+    case turns
     case resumeIdleWaiter(CheckedContinuation<Void, Never>)
     case dropCancelledSleeps([VirtualSleepEntry])
     case waitForOutsideWork
@@ -244,22 +258,19 @@ final class DeterministicRun: DeterministicRunIdleness {
   func drive(cancelBody: @Sendable () -> Void) -> Ending {
     while true {
       let step = state.withLock { state -> Step in
-        if state.head < state.jobs.count {
-          if state.bodyFinished {
-            state.jobsAfterBody += 1
-            if state.jobsAfterBody > Self.settlingBound {
-              return .stopSettling(stillQueued: state.jobs.count - state.head)
-            }
-          }
-          let job = state.jobs[state.head]
-          state.head += 1
-          state.autoAdvance.foundNothing = false
-          if state.head == state.jobs.count {
-            state.jobs.removeAll(keepingCapacity: true)
-            state.head = 0
-          }
-          return .run(job)
+        if let stillQueued = state.settlingStoppedWith {
+          return .stopSettling(stillQueued: stillQueued)
         }
+        if mainActorJobsStayOnMainQueue {
+          if state.head < state.jobs.count || !state.mainQueueSettled { return .turns }
+        } else if let job = state.takeJob() {
+          return .run(job)
+        } else if let stillQueued = state.settlingStoppedWith {
+          return .stopSettling(stillQueued: stillQueued)
+        }
+        // What the driver does next may put main-actor jobs on the main queue, which the
+        // main-queue backend then settles (the steps below that only wait leave it settled).
+        defer { state.mainQueueSettled = false }
         // Idle: before anyone is told so, sleeps whose task was cancelled (and resumed through
         // an actor's job, which `enqueue` cannot recognise) leave the test scheduler.
         if let cancelled = state.takeCancelledPlainSleeps() {
@@ -292,6 +303,8 @@ final class DeterministicRun: DeterministicRunIdleness {
           cancelledBefore: state.cancelledBodyForDeadlock, graceEnds: state.graceDeadline!)
       }
       switch step {
+      case .turns:
+        runTurnsOnMainQueue()
       case .run(let queued):
         if queued.onMainActor {
           // On the main queue itself, while the driver waits: main-actor code stays mutually
@@ -432,6 +445,28 @@ final class DeterministicRun: DeterministicRunIdleness {
 }
 
 extension DeterministicRun.State {
+  /// Takes the next job off the queue, first in first out; `nil` when none is queued, or when
+  /// the body has finished and the settling bound is reached (then `settlingStoppedWith` is
+  /// set).
+  mutating func takeJob() -> DeterministicRun.QueuedJob? {
+    guard head < jobs.count else { return nil }
+    if bodyFinished {
+      jobsAfterBody += 1
+      if jobsAfterBody > DeterministicRun.settlingBound {
+        settlingStoppedWith = jobs.count - head
+        return nil
+      }
+    }
+    let job = jobs[head]
+    head += 1
+    autoAdvance.foundNothing = false
+    if head == jobs.count {
+      jobs.removeAll(keepingCapacity: true)
+      head = 0
+    }
+    return job
+  }
+
   /// The run made progress: it no longer looks deadlocked.
   mutating func clearSuspicion(_ flag: borrowing Atomic<Bool>) {
     guard graceDeadline != nil else { return }

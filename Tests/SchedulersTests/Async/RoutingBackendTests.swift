@@ -10,10 +10,11 @@ import Testing
   import Darwin
 #endif
 
-/// The two routing backends behind one contract, and what differs between them. CI runs the
-/// whole suite under each (`SCHEDULERS_DETERMINISTIC_BACKEND=hooks` forces the runtime hooks),
-/// and this suite once more with `SCHEDULERS_DETERMINISTIC_BACKEND=unavailable`, which
-/// simulates a platform with neither.
+/// The three routing backends behind one contract, and what differs between them. CI runs the
+/// whole suite under each (`SCHEDULERS_DETERMINISTIC_BACKEND=hooks` forces the runtime hooks,
+/// `main-queue` the runtime hooks without the main executor's, as on Apple's 18 to 25
+/// generations), and this suite once more with `SCHEDULERS_DETERMINISTIC_BACKEND=unavailable`,
+/// which simulates a platform with none.
 @Suite("Routing backends")
 struct RoutingBackendTests {
   /// The variable CI sets, read the way the package reads it.
@@ -25,6 +26,9 @@ struct RoutingBackendTests {
     case "hooks":
       #expect(backend == .runtimeHooks)
       #expect(backend.description == "runtime hooks")
+    case "main-queue":
+      #expect(backend == .globalHookAndMainQueue)
+      #expect(backend.description == "global hook and main queue")
     case "unavailable":
       #expect(!backend.isAvailable)
       #expect(backend.description.contains("simulates a platform with neither backend"))
@@ -55,7 +59,7 @@ struct RoutingBackendTests {
       }
     } matching: { issue in
       issue.description.contains("deadlocked")
-        && issue.description.contains("Routing: runtime hooks.")
+        && issue.description.contains("Routing: \(DeterministicExecution.backend).")
         && issue.description.contains(
           "a plain Task.sleep inside the run sleeps in real time, unseen by the run")
     }
