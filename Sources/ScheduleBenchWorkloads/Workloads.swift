@@ -244,13 +244,6 @@ extension Workload {
   ]
 }
 
-/// Scheduled work kept alive for a memory measurement: its owner holds every pending action.
-public struct RetainedWork: @unchecked Sendable {
-  /// The scheduler or heap that holds the work.
-  public let owner: AnyObject
-  init(owner: AnyObject) { self.owner = owner }
-}
-
 extension Workload {
   /// Schedules `size` empty one-shot actions (closures without captures, so no context is
   /// allocated) at random deadlines on a test scheduler, and returns it with the work pending.

@@ -1,7 +1,6 @@
 import Schedulers
 
-/// Questions a test asks the deterministic run it is in.
-public enum DeterministicExecution {
+extension DeterministicExecution {
   /// Suspends until every task of the current deterministic run has run as far as it can:
   /// until nothing in the run is runnable, and only a sleep, a continuation or outside work
   /// could make progress.

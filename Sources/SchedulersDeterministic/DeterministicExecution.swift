@@ -2,6 +2,13 @@ import Dispatch
 import Schedulers
 import Synchronization
 
+/// Questions a test asks the deterministic run it is in (`idle()`, `elapsed`), how the run's
+/// virtual time moves (`VirtualTime`, `background`), and which routing backend carries it
+/// (`backend`).
+// Its members are declared by concern: DeterministicExecution+Idle.swift,
+// DeterministicExecution+VirtualTime.swift, DeterministicExecution+Backend.swift.
+public enum DeterministicExecution {}
+
 /// Runs `body` so that every job it causes runs on one queue that test schedulers can drain,
 /// making "nothing left to run" exact, and `await scheduler.advance(by:)` deterministic.
 ///
@@ -71,24 +78,24 @@ public func withDeterministicExecution<R: Sendable>(
 ) async throws -> R {
   try await runWithoutAScheduler(
     virtualTime, outsideWorkTimeout: outsideWorkTimeout,
-    location: SourceLocationOfCall(fileID, filePath, line, column), body)
+    reporting: .atCall(SourceLocationOfCall(fileID, filePath, line, column)), body)
 }
 
 /// A run without a caller's scheduler: an auto-advancing one needs a clock for plain sleeps,
 /// so it gets a test scheduler of its own; a manual one has none (plain sleeps are real time).
 private func runWithoutAScheduler<R: Sendable>(
   _ virtualTime: DeterministicExecution.VirtualTime, outsideWorkTimeout: Duration,
-  location: SourceLocationOfCall?, _ body: @escaping @Sendable () async throws -> R
+  reporting: RunReporting, _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
   guard virtualTime.autoAdvances else {
     return try await runDeterministically(
-      clock: nil, outsideWorkTimeout: outsideWorkTimeout, location: location, body)
+      clock: nil, outsideWorkTimeout: outsideWorkTimeout, reporting: reporting, body)
   }
   let scheduler = DispatchQueue.test
   defer { withExtendedLifetime(scheduler) {} }  // the run holds it weakly
   return try await runDeterministically(
     clock: RunClock(scheduler, virtualTime), outsideWorkTimeout: outsideWorkTimeout,
-    location: location, body)
+    reporting: reporting, body)
 }
 
 /// Runs `body` deterministically, with plain `Task.sleep` following `scheduler`'s virtual time
@@ -121,7 +128,7 @@ public func withDeterministicExecution<Time, Options, R: Sendable>(
 ) async throws -> R {
   try await runDeterministically(
     clock: RunClock(scheduler, virtualTime), outsideWorkTimeout: outsideWorkTimeout,
-    location: SourceLocationOfCall(fileID, filePath, line, column), body)
+    reporting: .atCall(SourceLocationOfCall(fileID, filePath, line, column)), body)
 }
 
 /// The run's test scheduler, as the run uses it: plain sleeps go on it, its pending work is
@@ -188,35 +195,6 @@ public func withOutsideWork<R: Sendable>(
   return try await operation()
 }
 
-/// The error thrown when a deterministic run cannot finish.
-///
-/// The run also records the same text as a failure of the running test, at the line that
-/// started the run. A run that deadlocks cancels its body; if the body then finishes, this is
-/// thrown in place of whatever the body returned or threw (typically a bare
-/// `CancellationError`), so the report says what happened.
-///
-/// ```swift
-/// do {
-///   try await withDeterministicExecution(scheduler: scheduler) {
-///     try await scheduler.sleep(for: .seconds(1))  // nobody advances
-///   }
-/// } catch let error as DeterministicExecutionError {
-///   print(error)  // "Deterministic run deadlocked: ... Pending: 1 on the test scheduler: ..."
-/// }
-/// ```
-public struct DeterministicExecutionError: Error, CustomStringConvertible {
-  /// What went wrong, including any pending work.
-  public let description: String
-  /// Whether the body was still suspended when the run gave up: it never finished, even when
-  /// cancelled, so a caller that must outlive it (the test trait) cannot return.
-  package let bodyIsStuck: Bool
-
-  package init(description: String, bodyIsStuck: Bool) {
-    self.description = description
-    self.bodyIsStuck = bodyIsStuck
-  }
-}
-
 struct SourceLocationOfCall: Sendable {
   let fileID: StaticString
   let filePath: StaticString
@@ -232,15 +210,41 @@ struct SourceLocationOfCall: Sendable {
   }
 }
 
-/// Runs `body` deterministically without recording failures: the caller (the test trait)
-/// records them at the test's own source location. Throws ``DeterministicExecutionError`` for
-/// a deadlock. (The trait's run has no test scheduler, so no pending sleepers to report.)
+/// Who records a run's failures in the running test. Both record on the caller's task, where
+/// the test framework knows which test is running.
+enum RunReporting: Sendable {
+  /// The run records every failure at the call that started it.
+  case atCall(SourceLocationOfCall)
+  /// The caller (the test trait) records what the run throws, at a place of its choosing; the
+  /// work a finished body left pending, which is not thrown, goes to `recordLeftovers`.
+  case byCaller(recordLeftovers: @Sendable (String) -> Void)
+
+  /// Records a failure that the run also throws as ``DeterministicExecutionError``.
+  func recordThrown(_ message: String) {
+    if case .atCall(let location) = self { location.record(message) }
+  }
+
+  /// Records the work a finished body left pending (the run returns the body's result).
+  func recordLeftovers(_ message: String) {
+    switch self {
+    case .atCall(let location): location.record(message)
+    case .byCaller(let recordLeftovers): recordLeftovers(message)
+    }
+  }
+}
+
+/// Runs `body` deterministically, leaving the failures it throws to the caller (the test
+/// trait), which records them at the test's own source location; the work the body leaves
+/// pending (sleepers on an auto-advancing run's clock) is handed to `recordLeftovers`, since
+/// the run returns normally then. Throws ``DeterministicExecutionError`` for a deadlock.
 package func withDeterministicExecutionReportedByCaller<R: Sendable>(
   virtualTime: DeterministicExecution.VirtualTime = .manual,
+  recordLeftovers: @escaping @Sendable (String) -> Void,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
   try await runWithoutAScheduler(
-    virtualTime, outsideWorkTimeout: .seconds(10), location: nil, body)
+    virtualTime, outsideWorkTimeout: .seconds(10),
+    reporting: .byCaller(recordLeftovers: recordLeftovers), body)
 }
 
 extension DeterministicRun {
@@ -253,7 +257,7 @@ extension DeterministicRun {
 private func runDeterministically<R: Sendable>(
   clock: RunClock?,
   outsideWorkTimeout: Duration,
-  location: SourceLocationOfCall?,
+  reporting: RunReporting,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
   guard let router = jobRouter else {
@@ -264,7 +268,7 @@ private func runDeterministically<R: Sendable>(
       test would race. Run this test on a platform with one of the two backends (see the \
       support table in "Testing async code deterministically").
       """
-    location?.record(report)
+    reporting.recordThrown(report)
     throw DeterministicExecutionError(description: report, bodyIsStuck: false)
   }
   guard DeterministicRun.current == nil else {
@@ -277,7 +281,7 @@ private func runDeterministically<R: Sendable>(
       deterministic. (To give the inner body a test scheduler's virtual Task.sleep, move the \
       scheduler to the outer withDeterministicExecution(scheduler:).)
       """
-    location?.record(report)
+    reporting.recordThrown(report)
     throw DeterministicExecutionError(description: report, bodyIsStuck: false)
   }
   await RunGate.shared.enter()
@@ -334,15 +338,15 @@ private func runDeterministically<R: Sendable>(
   switch ending {
   case .deadlocked(let reason):
     let report = "Deterministic run deadlocked: \(reason)"
-    location?.record(report)
+    reporting.recordThrown(report)
     throw DeterministicExecutionError(description: report, bodyIsStuck: true)
   case .finished(let leftovers):
     if let report = run.deadlockReport {
-      location?.record(report)
+      reporting.recordThrown(report)
       throw DeterministicExecutionError(description: report, bodyIsStuck: false)
     }
     if let leftovers {
-      location?.record(
+      reporting.recordLeftovers(
         "The deterministic run's body finished with work still pending: \(leftovers). "
           + "Sleeps on the scheduler stay there (advance it to let them go); plain Task.sleeps "
           + "go on sleeping outside the run, in real time, for the virtual time they had left.")

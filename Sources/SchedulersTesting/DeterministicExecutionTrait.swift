@@ -18,11 +18,14 @@ import Testing
 /// }
 /// ```
 ///
-/// Plain `Task.sleep` inside such a test sleeps in real time (as outside work); to put it on a
-/// virtual clock, use `withDeterministicExecution(scheduler:...)` with the test's scheduler.
-/// If the test deadlocks, its body is cancelled and the deadlock is recorded as a failure at the
-/// test's declaration. If the body does not finish even when cancelled, the process stops with
-/// a message saying so: the body is stuck, and the trait cannot return without it.
+/// With ``Testing/Trait/deterministicExecution``, plain `Task.sleep` inside such a test sleeps
+/// in real time (as outside work); to put it on a virtual clock, use
+/// ``Testing/Trait/deterministicExecution(_:)`` with `.autoAdvance`, or
+/// `withDeterministicExecution(scheduler:...)` with the test's scheduler. Failures of the run
+/// are recorded at the test's declaration: sleepers still pending on the run's clock when the
+/// body returns, and a deadlock (the body is then cancelled). If the body does not finish even
+/// when cancelled, the process stops with a message saying so: the body is stuck, and the
+/// trait cannot return without it.
 public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
   /// How virtual time moves in each test's run: ``DeterministicExecution/VirtualTime/manual``
   /// for ``Testing/Trait/deterministicExecution``, or as given to
@@ -37,9 +40,18 @@ public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
     performing function: @Sendable () async throws -> Void
   ) async throws {
     guard testCase != nil else { return try await function() }
+    // Every failure of the run is recorded at the test's own declaration, the line the user
+    // wrote the trait on: the work left pending when the body returns (the run returns then,
+    // so it hands the report over), and what the run throws.
+    let declaration = test.sourceLocation
     try await withoutActuallyEscaping(function) { function in
       do {
-        try await withDeterministicExecutionReportedByCaller(virtualTime: virtualTime) {
+        try await withDeterministicExecutionReportedByCaller(
+          virtualTime: virtualTime,
+          recordLeftovers: { report in
+            Issue.record(Comment(rawValue: report), sourceLocation: declaration)
+          }
+        ) {
           try await function()
         }
       } catch let error as DeterministicExecutionError {
@@ -48,8 +60,7 @@ public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
             "\(test.name): \(error.description). The test's body is stuck, so the test cannot end."
           )
         }
-        // Reported at the test's own declaration, the line the user wrote the trait on.
-        Issue.record(Comment(rawValue: error.description), sourceLocation: test.sourceLocation)
+        Issue.record(Comment(rawValue: error.description), sourceLocation: declaration)
       }
     }
   }

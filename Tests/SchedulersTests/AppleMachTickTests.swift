@@ -4,7 +4,7 @@ import Testing
 
 /// On Apple platforms a `DispatchTime` counts mach ticks, not nanoseconds: on Apple Silicon one
 /// tick is 125/3 ns, so `DispatchTime(uptimeNanoseconds: 1)` reads back as 41 ns. Linux counts
-/// nanoseconds, so a test comparing nanoseconds there can pass and fail on a Mac (issue 25).
+/// nanoseconds, so a test comparing nanoseconds there can pass and fail on a Mac.
 ///
 /// These tests run a test scheduler over a time type that rounds as Apple's does, on Linux:
 /// - `init(uptimeNanoseconds:)` rounds up to a whole tick, and `uptimeNanoseconds` rounds down

@@ -68,7 +68,7 @@ struct BadInputTests {
   // The package's own dispatch scheduler, time and stride. Where Combine is imported they are
   // Combine's, which define their own handling of these.
   #if !canImport(Combine)
-    /// Before, a bare "arithmetic overflow".
+    /// The message names the values and the operation, not a bare "arithmetic overflow".
     @Test func strideArithmeticThatOverflowsNamesTheValuesAndTheOperation() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         let long = DispatchQueue.SchedulerTimeType.Stride.nanoseconds(.max - 5)

@@ -135,8 +135,9 @@ struct TestSchedulerTests {
   }
 
   /// combine-schedulers' `testTwoIntervalOrdering`: ticks due at the same instant run in the
-  /// order their timers were first scheduled, every tick (before, the 3 s timer's tick, queued
-  /// at 3 s, ran before the 2 s timer's, queued at 4 s: 1, 2, 1, 2, 1).
+  /// order their timers were first scheduled, every tick (ordered by when each tick was
+  /// queued, the 3 s timer's tick, queued at 3 s, would run before the 2 s timer's, queued at
+  /// 4 s: 1, 2, 1, 2, 1).
   @Test func repeatingWorkDueAtTheSameInstantRunsInTheOrderFirstScheduled() {
     let scheduler = DispatchQueue.test
     let log = Recorder<Int>()

@@ -5,12 +5,6 @@
 // job of the run is runnable. The run sets itself here for the tasks of its body; outside a
 // run this is `nil` and async `advance` yields between steps, as combine-schedulers' does.
 
-/// What async `advance` and `run()` need of a deterministic run.
-package protocol DeterministicRunIdleness: AnyObject, Sendable {
-  /// Suspends the caller until no job of the run is runnable.
-  func untilIdle() async
-}
-
 /// The deterministic run the current task belongs to, if any.
 package enum DeterministicRunHook {
   /// Set by the run for its body, inherited by the tasks it creates (not detached ones).

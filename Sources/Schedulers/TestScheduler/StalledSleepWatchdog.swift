@@ -169,18 +169,3 @@ struct StalledSleepEnded: Error {
       testName: testName)
   }
 }
-
-/// What a test scheduler tells the watchdog about a sleep on it.
-package struct StalledSleepContext: Sendable {
-  /// The test running where the scheduler was created, if known.
-  let testName: String?
-  /// The scheduler's pending work, described when the sleep is reported.
-  let pendingWork: @Sendable () -> String?
-}
-
-/// A scheduler whose sleeps can wait forever unless a test moves its clock: a test scheduler.
-package protocol StalledSleepWatching {
-  /// The watchdog and what it needs for a sleep starting now; `nil` inside a deterministic
-  /// run, whose driver reports a run that cannot progress itself.
-  func stalledSleepWatch() -> (StalledSleepWatchdog, StalledSleepContext)?
-}

@@ -236,9 +236,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   // Inlinable, so a caller in another module (every test) specialises it for its time types
   // instead of running generic code that looks up type metadata at each step (more than half
   // of an async debounce's instructions under callgrind; docs/performance.md). No exported
-  // `@_specialize` here, unlike the non-inlinable entry points: for an inlinable function the
-  // whole-module build sometimes referenced the prespecialisation without emitting it, which
-  // broke release links depending on the order of the module's files.
+  // `@_specialize` on an inlinable function (the non-inlinable entry points have one): a
+  // whole-module build can reference such a prespecialisation without emitting it, and the
+  // release link then fails or not depending on the order of the module's files.
   @inlinable
   public func scheduleCancellable(
     after date: SchedulerTimeType, tolerance _: Stride, options _: SchedulerOptions?,

@@ -66,7 +66,8 @@
     }
   }
 
-  // The conformances to the SPI protocols stay internal (public ones broke the build when measured).
+  // The conformances to the SPI protocols stay internal: the SPI is experimental, so no public
+  // declaration of the package depends on it, and nothing outside this file names them.
   @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
   enum RoutingExecutorFactory: ExecutorFactory {
     static let mainExecutor: any MainExecutor = RoutingMainExecutor.shared

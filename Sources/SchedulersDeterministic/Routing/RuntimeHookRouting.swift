@@ -4,8 +4,9 @@
 //
 // - `swift_task_enqueueGlobal_hook` receives every job for the global executor;
 // - `swift_task_getMainExecutor_hook` makes the main actor's executor a serial executor of
-//   ours while a run routes (the main-executor enqueue hook is never called, swiftlang/swift
-//   issue 63104), which forwards to the platform's main executor when no run is active;
+//   ours while a run routes (the main-executor enqueue hook is never called:
+//   swiftlang/swift issue 63104), which forwards to the platform's main executor when no run
+//   is active;
 // - the delay and deadline hooks receive plain `Task.sleep`s, on runtimes before 6.3.
 //
 // The hooks are process-wide and other libraries set them too (swift-concurrency-extras'

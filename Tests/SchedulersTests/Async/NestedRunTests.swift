@@ -3,7 +3,7 @@ import Testing
 
 @Suite("A run started inside a run")
 struct NestedRunTests {
-  /// Before, this stopped the whole test process with a precondition failure.
+  /// A nested run fails the test and throws; it does not stop the whole test process.
   @Test func aRunInsideARunFailsTheTestAtTheInnerCallAndThrows() async throws {
     try await withKnownIssue {
       try await withDeterministicExecution { () async throws -> Void in

@@ -33,8 +33,8 @@ struct PlainSleepTests {
     }
   }
 
-  /// Before, the wake-up stayed on the scheduler until its deadline, so `expectNoPendingWork`
-  /// failed right after the cancel.
+  /// A cancelled plain sleep's wake-up leaves the scheduler at once, not at its deadline, so
+  /// `expectNoPendingWork` passes right after the cancel.
   @Test(.plainTaskSleepIsVirtual) func aCancelledPlainSleepLeavesTheQueueAtOnce() async throws {
     let scheduler = DispatchQueue.test
     try await withDeterministicExecution(scheduler: scheduler) {
@@ -82,8 +82,7 @@ struct PlainSleepTests {
     }
   }
 
-  /// Before, a plain sleeper left at the end was woken early, outside the run, and nothing
-  /// failed.
+  /// A plain sleeper left at the end fails the test, and is not woken early outside the run.
   @Test(.plainTaskSleepIsVirtual)
   func plainSleepersLeftAtTheEndAreReportedAndGoOnSleepingInRealTime() async throws {
     let scheduler = DispatchQueue.test
@@ -106,8 +105,8 @@ struct PlainSleepTests {
     await #expect(throws: CancellationError.self) { try await task.value }
   }
 
-  /// Before, each of these waited on the test scheduler at "due in 0 s" and the run reported
-  /// a deadlock.
+  /// Each of these returns at once, as outside a run; none waits on the test scheduler at
+  /// "due in 0 s", which the run would report as a deadlock.
   @Test func zeroAndNegativeSleepsReturnAtOnce() async throws {
     let scheduler = DispatchQueue.test
     try await withDeterministicExecution(scheduler: scheduler) {
@@ -120,8 +119,7 @@ struct PlainSleepTests {
     #expect(scheduler.now == DispatchQueue.virtualEpoch)
   }
 
-  /// A sub-millisecond sleep keeps its length on the virtual clock (it was rounded to the
-  /// nearest millisecond, so to zero, before).
+  /// A sub-millisecond sleep keeps its length on the virtual clock: it is not rounded to zero.
   @Test(.plainTaskSleepIsVirtual) func aSubMillisecondSleepWaitsForItsVirtualTime() async throws {
     let scheduler = DispatchQueue.test
     try await withDeterministicExecution(scheduler: scheduler) {

@@ -175,8 +175,8 @@ struct DeadlockBesideAPollerTests {
     } matching: { issue in
       issue.description.contains("deadlocked")
     }
-    // The report came while the poller was still polling (before, it came only once the
-    // poller stopped), and the poller went through the run: it polled at least once.
+    // The report comes while the poller is still polling, not once it stops, and the poller
+    // went through the run: it polled at least once.
     let pollsAtReport = polls.load(ordering: .relaxed)
     poller.cancel()
     await poller.value

@@ -121,8 +121,8 @@ struct SleepTests {
 struct TimerAndClockTests {
   /// Two timers, every 2 s and every 3 s, advanced 6 s: at 6 s both are due, and they tick in
   /// the order they were started, as two `schedule(after:interval:)` timers (and Combine's
-  /// `Timer` publisher) do. Before, the 3 s timer, which had registered its sleep for 6 s
-  /// earlier (at 3 s, against 4 s), ticked first: 1, 2, 1, 2, 1.
+  /// `Timer` publisher) do. Ordered by when each sleep was registered, the 3 s timer, which
+  /// registers its sleep for 6 s earlier (at 3 s, against 4 s), would tick first: 1, 2, 1, 2, 1.
   @Test func timersDueAtOneInstantTickInTheOrderTheyStarted() async throws {
     let expected = [1, 2, 1, 1, 2]
     let scheduler = DispatchQueue.test

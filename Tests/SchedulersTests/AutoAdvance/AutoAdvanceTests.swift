@@ -267,7 +267,8 @@ struct TestsThatSleepUnchangedExamples {
   }
 }
 
-/// The README's example, as written there.
+/// The README's third example ("Code that sleeps"), as written there; the first two are in
+/// `ReadmeExamplesTests`.
 @MainActor final class CountdownViewModel {
   private(set) var secondsLeft = 3
   func countdown() async throws {

@@ -13,7 +13,11 @@ struct PlainSleepExactnessTests {
     // (low, high) in nanoseconds, and the answer
     (249_999_100, 250_000_900, 250_000_000),  // unloaded: a microsecond either side
     (246_000_000, 250_000_100, 250_000_000),  // preempted for 4 ms (the 246 ms of the report)
-    (332_990, 333_004, 333_000),  // 333 µs
+    (332_990, 333_004, 333_000),  // a window a few nanoseconds wide holds only 333 µs
+    // A plain sleep's window is the gap plus the 50 µs allowance: 333 µs comes out as 350 µs,
+    // and anything shorter than 50 µs (here 1 µs) as 50 µs.
+    (332_990, 383_004, 350_000),
+    (990, 51_004, 50_000),
     (999_999_000, 1_000_000_500, 1_000_000_000),
     (1_499_999_000, 1_500_000_500, 1_500_000_000),
     (241_000_001, 249_000_000, 245_000_000),  // no round one: a multiple of five, the largest

@@ -27,8 +27,8 @@ struct ShuffledOrderTests {
     #expect(Self.runOrder(.firstInFirstOut) == Array(0..<10))
   }
 
-  /// Before, `.shuffled` was a static property beside the case `shuffled(seed:)`, and
-  /// `SameInstantOrder.shuffled` alone did not compile ("ambiguous use of 'shuffled'").
+  /// `SameInstantOrder.shuffled` alone compiles wherever an order is expected (a static
+  /// property beside the case `shuffled(seed:)` would make it "ambiguous use of 'shuffled'").
   @Test func shuffledAloneIsAnOrderWhereverOneIsExpected() {
     let spelledOut = SameInstantOrder.shuffled
     let annotated: SameInstantOrder = .shuffled
@@ -39,8 +39,8 @@ struct ShuffledOrderTests {
     #expect(DispatchQueue.test(order: .shuffled).order == spelledOut)
   }
 
-  /// Before, every shuffled scheduler wrote its seed to standard error, so a loop over 100
-  /// seeds wrote 100 lines. Now only `.shuffled` writes its (process-wide) seed, once.
+  /// Only `.shuffled` writes its (process-wide) seed to standard error, once: a scheduler
+  /// given its seed writes nothing, so a loop over 100 seeds does not write 100 lines.
   @Test func theSeedIsWrittenOncePerProcessNotOncePerScheduler() async {
     let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
       for seed in 0..<100 { _ = DispatchQueue.test(order: .shuffled(seed: UInt64(seed))) }

@@ -4,7 +4,7 @@ import SchedulersTesting
 import Testing
 
 /// A test that would wait forever on a test scheduler's sleep, outside a deterministic run,
-/// fails with a message instead (issue 25). Each test gives its schedulers a watchdog of its
+/// fails with a message instead. Each test gives its schedulers a watchdog of its
 /// own and runs its checks by hand at chosen instants, so nothing here waits for the limit,
 /// and parallel tests' advances (which reset a shared watchdog) cannot interfere.
 @Suite("Stalled-sleep watchdog")

@@ -2,7 +2,8 @@ import Dispatch
 import Schedulers
 import Testing
 
-/// The model of `waitForNextScheduledAction`'s doc example, word for word as issue 27 wrote it.
+/// The model of `waitForNextScheduledAction`'s doc example, word for word, so that the example
+/// is shown to work as written.
 @MainActor final class DocExampleRefreshModel {
   private(set) var refreshes = 0
   private let scheduler: AnySchedulerOf<DispatchQueue>

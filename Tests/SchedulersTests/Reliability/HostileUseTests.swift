@@ -45,8 +45,9 @@ func exitIfStillRunning(after seconds: Int, status: Int32 = 70) {
 /// Hangs are checked in a child process with a bound, never by hoping.
 @Suite("Hostile use")
 struct HostileUseTests {
-  /// Before, within a few hundred rounds the process locked: the scheduler resumed the waiter
-  /// while holding its lock, and the cancelling thread's handler waited for that lock.
+  /// The scheduler resumes a waiter only after releasing its lock: the cancelling thread's
+  /// handler waits for that lock, so a resume under it would lock the process within a few
+  /// hundred rounds.
   @Test func aWaitCancelledWhileTheWorkArrivesNeverHangs() async {
     await #expect(processExitsWith: .success) {
       exitIfStillRunning(after: 60)
@@ -72,7 +73,8 @@ struct HostileUseTests {
     }
   }
 
-  /// Before, the first `await` on such an actor made the run report a deadlock.
+  /// An actor with an executor of its own runs outside the run: awaiting it is outside work,
+  /// not a deadlock.
   @Test func anActorWithItsOwnExecutorIsAwaitedAsOutsideWork() async throws {
     let scheduler = DispatchQueue.test
     let value = try await withDeterministicExecution(scheduler: scheduler) {
@@ -83,7 +85,8 @@ struct HostileUseTests {
     #expect(value == 2)
   }
 
-  /// Before, the run never returned, and every later run in the process waited for it.
+  /// A leaked task that keeps yielding must not keep the run from returning: every later run
+  /// in the process would wait for it.
   @Test func aLeakedTaskSpinningOnYieldDoesNotKeepTheRunFromEnding() async {
     await withKnownIssue {
       await #expect(processExitsWith: .success) {
@@ -107,7 +110,8 @@ struct HostileUseTests {
     }
   }
 
-  /// Before, this overflowed as soon as the run waited for the outside work.
+  /// A timeout past what the clock's arithmetic holds means "forever", and must not overflow
+  /// when the run waits for the outside work.
   @Test func anEndlessOutsideWorkTimeoutMeansForever() async throws {
     let value = try await withDeterministicExecution(outsideWorkTimeout: .seconds(Int64.max)) {
       await withOutsideWork {
@@ -121,7 +125,8 @@ struct HostileUseTests {
     #expect(value == "done")
   }
 
-  /// Before, the message said the call came "from inside a scheduled action".
+  /// The message names two tasks advancing at once, not a call "from inside a scheduled
+  /// action", which is a different misuse.
   @Test func twoTasksOfOneRunAdvancingTheSameSchedulerAreToldSo() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let scheduler = DispatchQueue.test
@@ -138,7 +143,7 @@ struct HostileUseTests {
     )
   }
 
-  /// Before, `advance(by: .zero)` ran forever.
+  /// `advance(by: .zero)` stops at a bound, with a failure, instead of running forever.
   @Test func workThatKeepsSchedulingItselfAtOneInstantStopsTheAdvance() async {
     let scheduler = DispatchQueue.test
     let ran = Counter()

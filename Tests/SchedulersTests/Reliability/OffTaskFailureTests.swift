@@ -4,8 +4,8 @@ import SchedulersTesting
 import Testing
 
 /// Failures found off the test's task (a Dispatch callback, a detached task) fail the test
-/// run, naming the test the failing scheduler was created in. Before, they only reached
-/// standard error, and the test passed.
+/// run, naming the test the failing scheduler was created in: written only to standard error,
+/// they would let the test pass.
 ///
 /// Such a failure is recorded against the run, not a test, so `withKnownIssue` cannot catch it
 /// in this process: each check runs in a child process, whose issues come back to this test.

@@ -2,7 +2,7 @@ import Foundation
 import SchedulersTesting
 import Testing
 
-// The seeds' own production code, tested unchanged: no sleep, clock or scheduler injected.
+// The articles' own production code, tested unchanged: no sleep, clock or scheduler injected.
 // The plain `Task.sleep`s inside take no real time, because the run advances virtual time
 // whenever nothing else can go on. Each test asserts the states its article asserts.
 extension AsyncStories {
@@ -11,7 +11,7 @@ extension AsyncStories {
     .plainTaskSleepIsVirtual)
   @MainActor
   struct SeedCodeUnchangedTests {
-    // seeds/003: `testModelCountdown`, without the TimeoutTask and the injected sleep.
+    // "Unit Testing Tools" (Kodeco): `testModelCountdown`, without the TimeoutTask and the injected sleep.
     @Test func theBlabberCountdownPostsThreeTwoOneThenTheMessage() async throws {
       let server = ChatServerStub()
       let model = BlabberModel(server: server)
@@ -21,7 +21,7 @@ extension AsyncStories {
       #expect(messagesResult == ["3...", "2...", "1...", "🎉 Tada!"])
     }
 
-    // seeds/002: the first view state, awaited directly.
+    // "非同期処理を含んだViewStateのユニットテスト": the first view state, awaited directly.
     @Test func theFirstViewStateFetchesANumber() async throws {
       let sut = FirstViewState()
       #expect(sut.number == nil)
@@ -30,7 +30,7 @@ extension AsyncStories {
       #expect((1...100).contains(sut.number ?? 0))
     }
 
-    // seeds/002: the second view state, its request in a task of its own.
+    // The same article: the second view state, its request in a task of its own.
     @Test func theSecondViewStateShowsProgressThenTheNumber() async throws {
       let sut = SecondViewState()
       #expect(sut.number == nil)
@@ -41,7 +41,7 @@ extension AsyncStories {
       #expect((1...100).contains(sut.number ?? 0))
     }
 
-    // seeds/002: cancelling while the client sleeps.
+    // The same article: cancelling while the client sleeps.
     @Test func cancellingTheSecondViewStatesRequestShowsAnError() async throws {
       let sut = SecondViewState()
       #expect(sut.number == nil)

@@ -1,5 +1,6 @@
-// The production code of seeds/003 (Kodeco's "Modern Concurrency" Blabber chat), in the shape
-// the article tests: the model counts down with plain one-second `Task.sleep`s and posts each
+// The production code of the Blabber chat app as Kodeco's video episode "Unit Testing Tools"
+// tests it (from Marin Todorov's book "Modern Concurrency in Swift"), in the shape the
+// episode tests: the model counts down with plain one-second `Task.sleep`s and posts each
 // step to the chat server. No sleep or scheduler is injected; only the server is (the article
 // stubs it with a URLProtocol).
 

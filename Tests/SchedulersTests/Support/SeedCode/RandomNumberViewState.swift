@@ -1,5 +1,6 @@
-// The production code of seeds/002 (a Japanese article on testing a view state over an actor
-// API client), unchanged: the client sleeps a second before it answers, and the second view
+// The production code of the article "非同期処理を含んだViewStateのユニットテスト" ("Unit tests
+// of a view state with asynchronous work", on a view state over an actor API client),
+// unchanged: the client sleeps a second before it answers, and the second view
 // state can cancel the request. The article tests it with a stub whose continuation the test
 // resumes, or with swift-concurrency-extras' main serial executor; here the real client runs,
 // on virtual time.

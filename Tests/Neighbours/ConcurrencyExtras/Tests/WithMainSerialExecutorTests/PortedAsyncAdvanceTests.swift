@@ -7,9 +7,9 @@ import XCTest
 /// The shape of combine-schedulers 1.2.2's `testAsyncSleep`, `testAsyncTimer` and
 /// `testAsyncRun`, written against this package: a task sleeps on a test scheduler, and the
 /// test awaits `advance` or `run()` inside `withMainSerialExecutor`, outside any deterministic
-/// run. Before, this package's async advance was the synchronous one there: the clock moved
-/// before the task had registered its sleep, and the test hung. It now yields as the peer's
-/// does before each step.
+/// run. Outside a run, async `advance` yields before each step, as the peer's does: moving the
+/// clock before the task has registered its sleep (as the synchronous advance would) hangs
+/// the test.
 final class PortedAsyncAdvanceTests: XCTestCase {
   @MainActor
   func testASleepingTaskWakesWhenAdvancedUnderTheMainSerialExecutor() async throws {
