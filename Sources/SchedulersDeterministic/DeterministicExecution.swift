@@ -14,7 +14,8 @@ public enum DeterministicExecution {}
 ///
 /// Inside the run, `@MainActor` code, `Task {}` created anywhere, actors, task groups and
 /// `AsyncStream`s all go through one queue, run one job at a time, in order (main-actor jobs
-/// on the main queue, the others on the run's driver thread). A test
+/// on the main queue, the others on the run's driver thread, or in turns on the main queue
+/// with the main-queue backend). A test
 /// scheduler's async `TestScheduler/advance(by:)` then returns only when every task the step
 /// made runnable has run until it suspends on something not yet due, or finishes. No
 /// `Task.yield()`, no real-time waits:
@@ -59,11 +60,13 @@ public enum DeterministicExecution {}
 ///   ``DeterministicExecution/VirtualTime/autoAdvance`` (by itself whenever nothing else can go
 ///   on; without a scheduler, the run makes a test scheduler of its own for plain sleeps).
 ///
-/// Jobs reach the run through one of two backends (``DeterministicExecution/backend``): the
-/// custom-executor SPI of Swift 6.3, or the runtime's hook variables elsewhere. Where neither
-/// works (WASI, Windows, Apple OSes before the 26.0 generation) the run records a failure that
-/// says so and throws ``DeterministicExecutionError`` without running the body: never a
-/// quietly racing test.
+/// Jobs reach the run through one of three backends (``DeterministicExecution/backend``): the
+/// custom-executor SPI of Swift 6.3, the runtime's hook variables elsewhere, or, where the
+/// runtime has no hook for the main executor (Apple's 18 to 25 generations), the global
+/// executor's hook with the run's jobs taking turns on the main queue. Where none works (WASI,
+/// Windows, Apple OSes before the 18 generation) the run records a failure that says so and
+/// throws ``DeterministicExecutionError`` without running the body: never a quietly racing
+/// test.
 ///
 /// `outsideWorkTimeout` is how long, in real time, the run waits for work begun with
 /// ``withOutsideWork(_:)`` to finish while nothing else in the run can progress, before it
@@ -265,7 +268,7 @@ private func runDeterministically<R: Sendable>(
     let report = """
       Deterministic execution is unavailable here: \(unavailableReason). The body did not \
       run: without routing, advance() could not tell when the tasks it woke have run, and the \
-      test would race. Run this test on a platform with one of the two backends (see the \
+      test would race. Run this test on a platform with one of the three backends (see the \
       support table in "Testing async code deterministically").
       """
     reporting.recordThrown(report)

@@ -1,15 +1,16 @@
-// How a deterministic run gets every job of the process onto its queue. Two backends do it,
-// behind this one contract (see docs/deterministic-execution.md, "Two routing backends"):
+// How a deterministic run gets the jobs of the process onto its queue. Three backends do it,
+// behind this one contract (see docs/deterministic-execution.md, "Three routing backends"):
 //
 // - custom executors: the "Custom Main and Global Executors" pitch, shipped in Swift 6.3 as the
 //   SPI `ExperimentalCustomExecutors` (CustomExecutorRouting.swift, the only file that names
 //   the SPI, compiled only for the toolchains it was verified on);
 // - runtime hooks: the hook variables of `libswift_Concurrency`, found with `dlsym` at run
-//   time, present since Swift 5.5 (RuntimeHookRouting.swift), in two modes: with the main
-//   executor's hook (Swift 6.2 runtimes on), or without it, main-actor jobs staying on the
-//   main queue and the run driving its jobs in turns there (Run/DeterministicRun+MainQueueTurns.swift).
+//   time (RuntimeHookRouting.swift), with the main executor's hook (Swift 6.2 runtimes on);
+// - global hook and main queue: the same router without the main executor's hook, main-actor
+//   jobs staying on the main queue and the run driving its jobs in turns there
+//   (Run/DeterministicRun+MainQueueTurns.swift).
 //
-// The run (Run/DeterministicRun.swift) knows neither: it asks the selected backend to start
+// The run (Run/DeterministicRun.swift) knows none of them: it asks the selected backend to start
 // and stop routing, to run a job it took from its queue, and to hand a job back to whoever is
 // in charge when the run ends.
 

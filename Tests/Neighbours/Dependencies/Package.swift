@@ -10,7 +10,7 @@ import PackageDescription
 
 let package = Package(
   name: "dependencies-neighbour",
-  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   dependencies: [
     // Named, because a path dependency is otherwise known by its folder's name.
     .package(name: "swift-schedulers", path: "../../.."),

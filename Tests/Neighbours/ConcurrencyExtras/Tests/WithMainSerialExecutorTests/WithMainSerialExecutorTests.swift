@@ -14,7 +14,7 @@ final class Ticks: Sendable {
 
 /// `withMainSerialExecutor` and deterministic runs set the same runtime hook
 /// (`swift_task_enqueueGlobal_hook`): each must leave the other working, and the hook as it
-/// found it. Run under both backends in CI.
+/// found it. Run under every backend in CI.
 @MainActor @Suite(.serialized)
 struct WithMainSerialExecutorTests {
   /// The idiom of combine-schedulers' and swift-clocks' suites, with a deterministic run

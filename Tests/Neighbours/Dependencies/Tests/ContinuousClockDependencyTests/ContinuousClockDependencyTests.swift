@@ -10,7 +10,7 @@ import Testing
 
 /// Features that sleep on `@Dependency(\.continuousClock)`, with a test scheduler's clock put
 /// in its place: `continuousClock` is `any Clock<Duration>`, and `scheduler.clock` is a
-/// `Clock` whose `Duration` is `Duration`, so it fits as it is. Run under both backends in CI.
+/// `Clock` whose `Duration` is `Duration`, so it fits as it is. Run under every backend in CI.
 @MainActor @Suite(.serialized)
 struct ContinuousClockDependencyTests {
   /// The models take their clock when they are made, so they are made inside
