@@ -295,6 +295,8 @@ private func runDeterministically<R: Sendable>(
     describePending: clock?.describePending ?? noPendingWork,
     outsideWorkTimeout: outsideWorkTimeout,
     elapsed: clock?.elapsed, autoAdvance: clock?.autoAdvance)
+  // An exploring run picks its jobs by the chooser its exploration set for it.
+  if let chooser = ExplorationHook.chooser { run.state.withLock { $0.chooser = chooser } }
   let outcome = Outcome<R>()
   // The caller's cancellation reaches the body at once: the body runs in a task of its own
   // (so that its jobs go to the run), which the handler cancels.

@@ -32,6 +32,10 @@ public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
   /// ``Testing/Trait/deterministicExecution(_:)``.
   public var virtualTime: DeterministicExecution.VirtualTime = .manual
 
+  /// Whether each test runs under many schedules instead of one, and how
+  /// (``DeterministicExecution/Exploration``); `nil`: one run, first in, first out.
+  public var exploration: DeterministicExecution.Exploration?
+
   /// Applies to every test of a suite it is attached to.
   public var isRecursive: Bool { true }
 
@@ -44,6 +48,22 @@ public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
     // wrote the trait on: the work left pending when the body returns (the run returns then,
     // so it hands the report over), and what the run throws.
     let declaration = test.sourceLocation
+    if let exploration {
+      await withoutActuallyEscaping(function) { function in
+        let runOnce = UncheckedSendableFunction(function)
+        await explore(exploration, reportingAt: declaration) {
+          try await runUnderTheTrait(test: test, declaration: declaration, runOnce.body)
+        }
+      }
+      return
+    }
+    try await runUnderTheTrait(test: test, declaration: declaration, function)
+  }
+
+  /// One run of the test's body, its failures recorded at the test's declaration.
+  private func runUnderTheTrait(
+    test: Test, declaration: SourceLocation, _ function: @Sendable () async throws -> Void
+  ) async throws {
     try await withoutActuallyEscaping(function) { function in
       do {
         try await withDeterministicExecutionReportedByCaller(
@@ -87,4 +107,36 @@ extension Trait where Self == DeterministicExecutionTrait {
   {
     Self(virtualTime: virtualTime)
   }
+
+  /// Runs each test under many legal schedules, until one fails (see
+  /// ``DeterministicExecution/Exploration``), with virtual time moving as `virtualTime` says.
+  ///
+  /// ```swift
+  /// @Test(.deterministicExecution(.exploring(schedules: 500)))
+  /// func twoWithdrawalsNeverOverdraw() async {
+  ///   let account = Account(balance: 100)
+  ///   async let first: Void = account.withdraw(80)
+  ///   async let second: Void = account.withdraw(80)
+  ///   _ = await (first, second)
+  ///   #expect(await account.balance >= 0)
+  /// }
+  ///
+  /// @Test(.deterministicExecution(.autoAdvance, .exploring(schedules: 200)))
+  /// func theSpinnerStopsWhateverComesFirst() async throws { ... }
+  /// ```
+  public static func deterministicExecution(
+    _ virtualTime: DeterministicExecution.VirtualTime = .manual,
+    _ exploration: DeterministicExecution.Exploration
+  ) -> Self {
+    Self(virtualTime: virtualTime, exploration: exploration)
+  }
+}
+
+/// The test's body, which the trait runs once per schedule: Swift Testing hands it over as a
+/// non-escaping function, and it is called only while the trait's scope lasts.
+private struct UncheckedSendableFunction: @unchecked Sendable {
+  // `@unchecked Sendable`: the body is Swift Testing's, `@Sendable` itself; only its escaping
+  // is unchecked, and every call ends before `provideScope` returns.
+  let body: @Sendable () async throws -> Void
+  init(_ body: @escaping @Sendable () async throws -> Void) { self.body = body }
 }

@@ -57,6 +57,8 @@ final class DeterministicRun: DeterministicRunIdleness {
     var mainQueueSettled = false
     /// Set when the settling bound stopped a turn: how many jobs were still queued.
     var settlingStoppedWith: Int?
+    /// In an exploring run, what picks the next job; `nil`: first in, first out.
+    var chooser: ScheduleChooser?
   }
 
   let state = Mutex(State())
@@ -142,6 +144,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     let outcome = state.withLock { state -> Outcome in
       guard !state.isClosed else { return .refused }
       if fromRunTask { state.runTasks.insert(address) }
+      state.chooser?.noteEnqueue(job)
       if askWhose {
         let isTheRuns = fromRunTask || state.runTasks.contains(address)
         if state.bodyFinished, !isTheRuns { return .notTheRuns }
@@ -457,8 +460,31 @@ extension DeterministicRun.State {
         return nil
       }
     }
+    if let chooser { return takeChosenJob(chooser) }
     let job = jobs[head]
     head += 1
+    autoAdvance.foundNothing = false
+    if head == jobs.count {
+      jobs.removeAll(keepingCapacity: true)
+      head = 0
+    }
+    return job
+  }
+
+  /// Takes the job `chooser` picks among the legal next ones: every queued job that is not a
+  /// main-actor job, and the first main-actor job (the main actor keeps its order).
+  private mutating func takeChosenJob(_ chooser: ScheduleChooser) -> DeterministicRun.QueuedJob {
+    var candidates: [Int] = []
+    var sawMainActorJob = false
+    for index in head..<jobs.count {
+      if jobs[index].onMainActor {
+        if sawMainActorJob { continue }
+        sawMainActorJob = true
+      }
+      candidates.append(index)
+    }
+    let chosen = candidates[chooser.choose(among: candidates.map { jobs[$0].job })]
+    let job = jobs.remove(at: chosen)
     autoAdvance.foundNothing = false
     if head == jobs.count {
       jobs.removeAll(keepingCapacity: true)

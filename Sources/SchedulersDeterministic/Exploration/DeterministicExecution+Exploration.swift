@@ -1,0 +1,126 @@
+extension DeterministicExecution {
+  /// Runs a test under many legal schedules instead of one, to find the races a single
+  /// deterministic run hides: a response that lands after the cancel button, a second
+  /// `withdraw` that interleaves at an actor's `await`.
+  ///
+  /// Each schedule is a deterministic run of the test in which the run picks the next job
+  /// among those that may legally go next, by a seeded ``ExplorationStrategy``: main-actor jobs
+  /// keep their order among themselves, and every other job (a task's next step, an actor's
+  /// turn) may go before or after any other. The first schedule that fails stops the
+  /// exploration and fails the test with its seed, how many schedules passed before it, and
+  /// the jobs it ran, in order; the seed replays exactly that schedule.
+  ///
+  /// ```swift
+  /// @Test(.deterministicExecution(.exploring(schedules: 500)))
+  /// func twoWithdrawalsNeverOverdraw() async {
+  ///   let account = Account(balance: 100)
+  ///   async let first: Void = account.withdraw(80)
+  ///   async let second: Void = account.withdraw(80)
+  ///   _ = await (first, second)
+  ///   #expect(await account.balance >= 0)
+  /// }
+  /// ```
+  ///
+  /// Exploration needs Swift Testing: it reads each schedule's failures as issues.
+  public struct Exploration: Sendable, Equatable, CustomStringConvertible {
+    /// How many schedules to run, at most.
+    public var schedules: Int
+    /// How each schedule picks the next job.
+    public var strategy: ExplorationStrategy
+    /// The seed of the first schedule; each schedule's seed follows from it. Fixed by default,
+    /// so that an exploration runs the same schedules every time, as every test of this
+    /// package does; `SCHEDULERS_EXPLORATION_SEED` (a number, decimal or `0x` hexadecimal)
+    /// changes it for a run of the test process, to explore further.
+    public var seed: UInt64
+    /// A seed that a failure report gave: only that schedule runs, with the failures
+    /// recorded as they happen. `SCHEDULERS_EXPLORATION_REPLAY` does the same for every
+    /// exploring test of the process.
+    public var replay: UInt64?
+
+    /// Explores `schedules` schedules with `strategy`.
+    ///
+    /// ```swift
+    /// @Test(.deterministicExecution(.exploring(schedules: 1_000, strategy: .randomWalk)))
+    /// func cancelNeverLeavesTheSpinnerOn() async { ... }
+    /// ```
+    ///
+    /// - Precondition: `schedules` is greater than zero.
+    public static func exploring(
+      schedules: Int = 500, strategy: ExplorationStrategy = .pct(depth: 3),
+      seed: UInt64 = defaultSeed, replay: UInt64? = nil
+    ) -> Exploration {
+      precondition(
+        schedules > 0, "exploring(schedules:) needs at least one schedule, got \(schedules)")
+      return Exploration(schedules: schedules, strategy: strategy, seed: seed, replay: replay)
+    }
+
+    /// The default first seed.
+    public static let defaultSeed: UInt64 = 0x5EED_5EED_5EED_5EED
+
+    public var description: String {
+      var text = "exploring \(schedules) schedules, \(strategy)"
+      if let replay { text += ", replaying \(hexadecimal(replay))" }
+      return text
+    }
+  }
+
+  /// How an exploring run picks the next job among those that may legally go next.
+  public enum ExplorationStrategy: Sendable, Equatable, CustomStringConvertible {
+    /// Uniformly at random at every choice.
+    case randomWalk
+    /// Probabilistic concurrency testing (Burckhardt et al., ASPLOS 2010): each task or actor
+    /// gets a random priority, the highest-priority one that can run does, and at `depth - 1`
+    /// random steps the one running drops below all others. Finds a bug that needs `depth`
+    /// ordering constraints with a probability bounded below, where a random walk's falls
+    /// with the length of the test. Most real bugs have depth 1 or 2.
+    ///
+    /// - Precondition: `depth` is at least 1.
+    case pct(depth: Int)
+
+    public var description: String {
+      switch self {
+      case .randomWalk: "random walk"
+      case .pct(let depth): "PCT, depth \(depth)"
+      }
+    }
+
+    /// How the strategy is written in Swift, for the replay line of a report.
+    var spelling: String {
+      switch self {
+      case .randomWalk: ".randomWalk"
+      case .pct(let depth): ".pct(depth: \(depth))"
+      }
+    }
+  }
+}
+
+/// `0x` and 16 hexadecimal digits.
+package func hexadecimal(_ value: UInt64) -> String {
+  let digits = String(value, radix: 16, uppercase: true)
+  return "0x" + String(repeating: "0", count: 16 - digits.count) + digits
+}
+
+extension DeterministicExecution.Exploration {
+  /// The seed of schedule `index` (from zero) of an exploration that starts at `seed`.
+  package func seed(ofSchedule index: Int) -> UInt64 {
+    var generator = SplitMixSeeds(seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+    return generator.next()
+  }
+
+  /// How a replay is written in Swift, for a report.
+  package func replaySpelling(_ seed: UInt64) -> String {
+    ".exploring(strategy: \(strategy.spelling), replay: \(hexadecimal(seed)))"
+  }
+}
+
+/// One step of SplitMix64, to spread consecutive schedule numbers over the seed space.
+private struct SplitMixSeeds {
+  var state: UInt64
+  init(_ state: UInt64) { self.state = state }
+  mutating func next() -> UInt64 {
+    var z = state
+    z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z &>> 31)
+  }
+}

@@ -1,0 +1,196 @@
+import Schedulers
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Picks the next job of one exploring run among those that may legally go next, by a seeded
+/// strategy, and keeps the trace of what ran.
+///
+/// Legal: main-actor jobs keep their order among themselves (the main actor is one serial
+/// executor), and any other job may go before or after any other (each is a task's next step
+/// or an actor's turn, which the runtime may run in any order). So the candidates are every
+/// queued job that is not a main-actor job, and the first queued main-actor job.
+package final class ScheduleChooser: @unchecked Sendable {
+  // `@unchecked Sendable`: used only by its run's driver, under the run's lock, one job at a
+  // time; read by the exploration once the run has ended.
+
+  /// A job as the trace shows it.
+  package struct Step: Sendable {
+    /// Which task or actor, numbered in the order the run first saw them.
+    package var ordinal: Int
+    /// What kind of job it was.
+    package var kind: JobKind
+    /// The task's name; for an actor's turn or a resumption, the task that asked for it.
+    package var name: String?
+    /// How many jobs could have gone instead (0: it was the only one).
+    package var alternatives: Int
+    /// Whether the strategy picked a job that first-in first-out order would not have.
+    package var preempted: Bool
+  }
+
+  /// `nil`: first in, first out (the order of an unexplored run), with the trace kept.
+  let strategy: DeterministicExecution.ExplorationStrategy?
+  private var random: SplitMix64
+  /// The trace: every job the run ran, in order.
+  package private(set) var steps: [Step] = []
+  /// Ordinals by job address, in order of first sight.
+  private var ordinals: [UInt: Int] = [:]
+  /// Names by job address: a task's own, seen when it enqueued itself (a hop, a yield); for
+  /// other jobs, the named task that last asked for one.
+  private var names: [UInt: String] = [:]
+  /// PCT: the priority of each task or actor (by job address); higher runs first.
+  private var priorities: [UInt: Double] = [:]
+  /// PCT: the steps at which the running task or actor drops below all others.
+  private var changePoints: Set<Int> = []
+
+  /// `expectedSteps` is how many jobs the run is likely to run (the previous schedule's
+  /// count): PCT spreads its change points over it.
+  package init(
+    strategy: DeterministicExecution.ExplorationStrategy?, seed: UInt64, expectedSteps: Int
+  ) {
+    self.strategy = strategy
+    random = SplitMix64(seed: seed)
+    if case .pct(let depth) = strategy {
+      precondition(
+        depth >= 1, "ExplorationStrategy.pct(depth:) needs a depth of 1 or more, got \(depth)")
+      let span = max(expectedSteps, 1)
+      while changePoints.count < min(depth - 1, span) {
+        changePoints.insert(Int(random.next() % UInt64(span)) + 1)
+      }
+    }
+  }
+
+  /// Notes which task enqueued `job`, for the trace.
+  func noteEnqueue(_ job: UnownedJob) {
+    let address = unsafeBitCast(job, to: UInt.self)
+    guard let name = currentTaskName() else { return }
+    if JobKind(job) == .task {
+      let current = withUnsafeCurrentTask { $0.map { unsafeBitCast($0, to: UInt.self) } }
+      guard current == address else { return }
+    }
+    names[address] = name
+  }
+
+  /// Chooses among `candidates`, the queue's legal next jobs in first-in first-out order;
+  /// returns the position of the chosen one in `candidates`.
+  func choose(among candidates: [UnownedJob]) -> Int {
+    let addresses = candidates.map { unsafeBitCast($0, to: UInt.self) }
+    for address in addresses where ordinals[address] == nil {
+      ordinals[address] = ordinals.count + 1
+      // Distinct with probability one, and above every lowered priority (below 1).
+      priorities[address] = 1 + Double(random.next() >> 11) / Double(1 << 53)
+    }
+    let chosen: Int
+    if candidates.count == 1 {
+      chosen = 0
+    } else {
+      switch strategy {
+      case nil:
+        chosen = 0
+      case .randomWalk:
+        chosen = Int(random.next() % UInt64(candidates.count))
+      case .pct:
+        chosen = addresses.indices.max { priorities[addresses[$0]]! < priorities[addresses[$1]]! }!
+      }
+    }
+    let step = steps.count + 1
+    if changePoints.contains(step) {
+      // Lowered in the order of the change points: a later one goes below an earlier one.
+      priorities[addresses[chosen]] =
+        Double(changePoints.count - changePoints.filter { $0 < step }.count) / 1_000
+    }
+    steps.append(
+      Step(
+        ordinal: ordinals[addresses[chosen]]!, kind: JobKind(candidates[chosen]),
+        name: names[addresses[chosen]],
+        alternatives: candidates.count - 1, preempted: chosen != 0))
+    return chosen
+  }
+
+  /// "task #2 “refresh”", "actor #3, for “refresh”", "a yield or wake-up of “refresh”".
+  private func label(_ step: Step) -> String {
+    switch step.kind {
+    case .task:
+      return "task #\(step.ordinal)" + (step.name.map { " “\($0)”" } ?? "")
+    case .actor:
+      return "actor #\(step.ordinal)" + (step.name.map { ", for “\($0)”" } ?? "")
+    case .resumption:
+      return "a yield or wake-up" + (step.name.map { " of “\($0)”" } ?? "")
+    case .other:
+      return "job #\(step.ordinal)"
+    }
+  }
+
+  /// The trace as a person reads it: each job that ran, numbered, naming its task (by
+  /// `Task(name:)` where one was given, by number always). At most `limit` lines: the ones around the
+  /// choices that were not first-in first-out.
+  package func describeTrace(limit: Int = 40) -> String {
+    var lines: [String] = []
+    var keep = Set<Int>()
+    for (index, step) in steps.enumerated() where step.preempted {
+      for neighbour in max(0, index - 2)...min(steps.count - 1, index + 1) {
+        keep.insert(neighbour)
+      }
+    }
+    if keep.isEmpty { keep = Set(max(0, steps.count - limit)..<steps.count) }
+    var last = -1
+    for index in keep.sorted().suffix(limit) {
+      if index != last + 1 { lines.append("    …") }
+      let step = steps[index]
+      var line = "    \(index + 1). " + label(step)
+      if step.preempted {
+        line +=
+          "  ◀ chosen over \(step.alternatives) other\(step.alternatives == 1 ? "" : "s") that could run"
+      }
+      lines.append(line)
+      last = index
+    }
+    if last != steps.count - 1 { lines.append("    …") }
+    let preemptions = steps.filter(\.preempted).count
+    return "\(steps.count) jobs, \(preemptions) of them chosen out of first-in first-out order:\n"
+      + lines.joined(separator: "\n")
+  }
+}
+
+/// What a job is, read from the kind in the low byte of its flags, as the runtime lays out a
+/// job's header (`include/swift/ABI/Task.h`: a heap object's two words, two scheduler words,
+/// then the flags; `JobKind`: 0 a task, 192 to 194 a default actor's turn, 195 the
+/// continuation of a yield or a sleep).
+package enum JobKind: Sendable {
+  case task, actor, resumption, other
+
+  init(_ job: UnownedJob) {
+    let header = unsafeBitCast(job, to: UnsafeRawPointer.self)
+    switch header.load(fromByteOffset: 4 * MemoryLayout<UInt>.size, as: UInt8.self) {
+    case 0: self = .task
+    case 192...194: self = .actor
+    case 195: self = .resumption
+    default: self = .other
+    }
+  }
+}
+
+/// The name of the task running on this thread, if it has one (`Task(name:)`, Swift 6.2), read
+/// through the runtime's entry point, found at run time.
+func currentTaskName() -> String? {
+  guard let read = readCurrentTaskName, let name = read() else { return nil }
+  return String(cString: name)
+}
+
+private let readCurrentTaskName: (@convention(c) () -> UnsafePointer<CChar>?)? = {
+  guard let process = dlopen(nil, RTLD_NOW),
+    let symbol = dlsym(process, "swift_task_getCurrentTaskName")
+  else { return nil }
+  return unsafeBitCast(symbol, to: (@convention(c) () -> UnsafePointer<CChar>?).self)
+}()
+
+/// How an exploration hands each of its runs the chooser of that run's schedule.
+package enum ExplorationHook {
+  /// The chooser the next run started by this task takes; `nil`: first in, first out.
+  @TaskLocal package static var chooser: ScheduleChooser?
+}

@@ -1,0 +1,177 @@
+import Schedulers
+import SchedulersDeterministic
+import Synchronization
+import Testing
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Runs `body` under many legal schedules (see ``DeterministicExecution/Exploration``), each a
+/// deterministic run, until one fails; then fails the test with that schedule's seed, how many
+/// passed before it, and its trace.
+///
+/// ```swift
+/// @Test func twoWithdrawalsNeverOverdraw() async throws {
+///   try await withDeterministicExecution(exploring: .exploring(schedules: 500)) {
+///     let account = Account(balance: 100)
+///     async let first: Void = account.withdraw(80)
+///     async let second: Void = account.withdraw(80)
+///     _ = await (first, second)
+///     #expect(await account.balance >= 0)
+///   }
+/// }
+/// ```
+///
+/// The body runs once per schedule, so whatever it checks must start from what it makes
+/// itself: state made outside it (a scheduler passed in, a shared model) carries over from one
+/// schedule to the next. Before the seeded schedules, one run takes jobs first in, first out,
+/// as an unexplored run does: if that one fails, the test fails as it would without
+/// exploring; its length sets the span over which PCT places its change points. Needs Swift
+/// Testing: each schedule's failures are read as the issues it records.
+public func withDeterministicExecution(
+  virtualTime: DeterministicExecution.VirtualTime = .manual,
+  exploring exploration: DeterministicExecution.Exploration,
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column,
+  _ body: @escaping @Sendable () async throws -> Void
+) async {
+  let location = SourceLocation(
+    fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+  await explore(exploration, reportingAt: location) {
+    try await withDeterministicExecution(
+      virtualTime: virtualTime, fileID: fileID, filePath: filePath, line: line, column: column,
+      body)
+  }
+}
+
+/// An issue one schedule recorded, kept to be recorded again once the exploration knows which
+/// schedule it was.
+struct ScheduleIssue: Sendable {
+  var description: String
+  var sourceLocation: SourceLocation?
+}
+
+/// The exploration loop, shared by the trait and the function: `runOnce` runs the test once,
+/// as a deterministic run, which takes its chooser from `ExplorationHook`.
+func explore(
+  _ exploration: DeterministicExecution.Exploration, reportingAt location: SourceLocation,
+  runOnce: @escaping @Sendable () async throws -> Void
+) async {
+  guard Test.current != nil else {
+    Issue.record(
+      """
+      Exploring schedules needs Swift Testing: it reads each schedule's failures as the issues \
+      it records. Run this test with Swift Testing (@Test).
+      """, sourceLocation: location)
+    return
+  }
+  let exploration = explorationFromEnvironment(exploration)
+  // First in, first out: the schedule an unexplored run takes, which also says how long a
+  // schedule is.
+  let baseline = ScheduleChooser(strategy: nil, seed: 0, expectedSteps: 1)
+  let baselineIssues = await runCapturingIssues(chooser: baseline, runOnce)
+  guard baselineIssues.isEmpty else {
+    // Not a race: the test fails in the order every unexplored run takes.
+    Issue.record(
+      Comment(
+        rawValue: """
+          The test fails before any exploring, in the first-in first-out order of every \
+          deterministic run; no seed is needed to replay it. What ran: \
+          \(baseline.describeTrace())
+          """), sourceLocation: location)
+    for issue in baselineIssues { record(issue, fallback: location, prefix: "") }
+    return
+  }
+  let expectedSteps = baseline.steps.count
+  if let seed = exploration.replay {
+    let chooser = ScheduleChooser(
+      strategy: exploration.strategy, seed: seed, expectedSteps: expectedSteps)
+    let issues = await runCapturingIssues(chooser: chooser, runOnce)
+    guard !issues.isEmpty else { return }
+    Issue.record(
+      Comment(
+        rawValue: """
+          The replayed schedule fails (\(exploration.strategy), seed \(hexadecimal(seed))). \
+          What ran: \(chooser.describeTrace())
+          """), sourceLocation: location)
+    for issue in issues { record(issue, fallback: location, prefix: "In the replayed schedule: ") }
+    return
+  }
+  for index in 0..<exploration.schedules {
+    let seed = exploration.seed(ofSchedule: index)
+    let chooser = ScheduleChooser(
+      strategy: exploration.strategy, seed: seed, expectedSteps: expectedSteps)
+    let issues = await runCapturingIssues(chooser: chooser, runOnce)
+    guard !issues.isEmpty else { continue }
+    Issue.record(
+      Comment(
+        rawValue: """
+          Exploring schedules found a failing one: schedule \(index + 1) of \
+          \(exploration.schedules) (\(index) passed before it), \(exploration.strategy), seed \
+          \(hexadecimal(seed)). Replay exactly this schedule with \
+          \(exploration.replaySpelling(seed)), or, for every exploring test of the process, \
+          with SCHEDULERS_EXPLORATION_REPLAY=\(hexadecimal(seed)). What ran: \
+          \(chooser.describeTrace())
+          """), sourceLocation: location)
+    for issue in issues {
+      record(issue, fallback: location, prefix: "In schedule \(hexadecimal(seed)): ")
+    }
+    return
+  }
+}
+
+/// Runs the test once with `chooser`, and returns the issues it recorded (kept from the test
+/// until the exploration has said which schedule they came from).
+private func runCapturingIssues(
+  chooser: ScheduleChooser, _ runOnce: @escaping @Sendable () async throws -> Void
+) async -> [ScheduleIssue] {
+  let issues = Mutex<[ScheduleIssue]>([])
+  let keep: KnownIssueMatcher = { issue in
+    let kept = ScheduleIssue(description: issue.description, sourceLocation: issue.sourceLocation)
+    issues.withLock { $0.append(kept) }
+    return true
+  }
+  let body: () async throws -> Void = {
+    try await ExplorationHook.$chooser.withValue(chooser) { try await runOnce() }
+  }
+  do {
+    try await withKnownIssue(isIntermittent: true, body, matching: keep)
+  } catch {
+    // Rethrown only when the matcher declined it, which `keep` never does; kept all the same.
+    let kept = ScheduleIssue(description: "Caught error: \(error)", sourceLocation: nil)
+    issues.withLock { $0.append(kept) }
+  }
+  return issues.withLock { $0 }
+}
+
+private func record(_ issue: ScheduleIssue, fallback: SourceLocation, prefix: String) {
+  Issue.record(
+    Comment(rawValue: prefix + issue.description),
+    sourceLocation: issue.sourceLocation ?? fallback)
+}
+
+/// The exploration as the environment amends it: `SCHEDULERS_EXPLORATION_REPLAY` replays one
+/// schedule, `SCHEDULERS_EXPLORATION_SEED` starts from another seed.
+private func explorationFromEnvironment(
+  _ exploration: DeterministicExecution.Exploration
+) -> DeterministicExecution.Exploration {
+  var exploration = exploration
+  if let replay = environmentNumber("SCHEDULERS_EXPLORATION_REPLAY") {
+    exploration.replay = replay
+  }
+  if let seed = environmentNumber("SCHEDULERS_EXPLORATION_SEED") { exploration.seed = seed }
+  return exploration
+}
+
+/// A variable's value as a number, decimal or `0x` hexadecimal; `nil` when unset or not one.
+private func environmentNumber(_ name: String) -> UInt64? {
+  guard let raw = getenv(name) else { return nil }
+  let text = String(cString: raw).filter { $0 != " " }
+  if text.lowercased().hasPrefix("0x") { return UInt64(text.dropFirst(2), radix: 16) }
+  return UInt64(text)
+}
