@@ -296,7 +296,9 @@ private func runDeterministically<R: Sendable>(
     outsideWorkTimeout: outsideWorkTimeout,
     elapsed: clock?.elapsed, autoAdvance: clock?.autoAdvance)
   // An exploring run picks its jobs by the chooser its exploration set for it.
-  if let chooser = ExplorationHook.chooser { run.state.withLock { $0.chooser = chooser } }
+  if let chooser = ExplorationHook.chooser ?? ExploreEveryRun.nextChooser() {
+    run.state.withLock { $0.chooser = chooser }
+  }
   let outcome = Outcome<R>()
   // The caller's cancellation reaches the body at once: the body runs in a task of its own
   // (so that its jobs go to the run), which the handler cancels.

@@ -1,0 +1,46 @@
+import Synchronization
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Every deterministic run of the process takes a schedule of its own, for stress runs of a
+/// suite written without exploration: `SCHEDULERS_EXPLORE_EVERY_RUN=pct` (PCT, depth 3) or
+/// `=random` (a random walk). Each run gets the next seed of a process-wide sequence that
+/// starts at `SCHEDULERS_EXPLORATION_SEED` (or the default seed), so `--repetitions 1000` runs
+/// each test under 1,000 schedules. A test that fails there is named by the test runner; to get
+/// a seed that replays it, run that test under `.exploring`. Read once, at the first run; not
+/// for apps.
+enum ExploreEveryRun {
+  static let strategy: DeterministicExecution.ExplorationStrategy? = {
+    guard let raw = getenv("SCHEDULERS_EXPLORE_EVERY_RUN") else { return nil }
+    switch String(cString: raw) {
+    case "pct": return .pct(depth: 3)
+    case "random": return .randomWalk
+    default:
+      preconditionFailure(
+        "SCHEDULERS_EXPLORE_EVERY_RUN must be pct or random, got \(String(cString: raw))")
+    }
+  }()
+
+  private static let next = Atomic<UInt64>(0)
+
+  /// A chooser for the next run, or `nil` when the variable is not set.
+  static func nextChooser() -> ScheduleChooser? {
+    guard let strategy else { return nil }
+    let index = next.add(1, ordering: .relaxed).oldValue
+    let base =
+      getenv("SCHEDULERS_EXPLORATION_SEED").flatMap { UInt64(String(cString: $0)) }
+      ?? DeterministicExecution.Exploration.defaultSeed
+    let exploration = DeterministicExecution.Exploration(
+      schedules: 1, strategy: strategy, seed: base, replay: nil)
+    // A test's runs are short: PCT spreads its change points over the first 64 jobs.
+    return ScheduleChooser(
+      strategy: strategy, seed: exploration.seed(ofSchedule: Int(truncatingIfNeeded: index)),
+      expectedSteps: 64)
+  }
+}
