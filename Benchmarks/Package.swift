@@ -53,6 +53,8 @@ let package = Package(
       ]
     ),
     .target(name: "HeapStatistics"),
+    // Schedules per second of exploration, on the stories' tests.
+    .executableTarget(name: "explore-bench", dependencies: ["SchedulersStories"]),
     .executableTarget(
       name: "peer-bench",
       dependencies: [
