@@ -112,17 +112,17 @@ package final class ScheduleChooser: @unchecked Sendable {
     return chosen
   }
 
-  /// "task #2 “refresh”", "actor #3, for “refresh”", "a yield or wake-up of “refresh”".
+  /// "task 2 “refresh”", "actor 3, for “refresh”", "a yield or wake-up of “refresh”".
   private func label(_ step: Step) -> String {
     switch step.kind {
     case .task:
-      return "task #\(step.ordinal)" + (step.name.map { " “\($0)”" } ?? "")
+      return "task \(step.ordinal)" + (step.name.map { " “\($0)”" } ?? "")
     case .actor:
-      return "actor #\(step.ordinal)" + (step.name.map { ", for “\($0)”" } ?? "")
+      return "actor \(step.ordinal)" + (step.name.map { ", for “\($0)”" } ?? "")
     case .resumption:
       return "a yield or wake-up" + (step.name.map { " of “\($0)”" } ?? "")
     case .other:
-      return "job #\(step.ordinal)"
+      return "job \(step.ordinal)"
     }
   }
 
