@@ -109,6 +109,26 @@ extension Trait where Self == DeterministicExecutionTrait {
   }
 
   /// Runs each test under many legal schedules, until one fails (see
+  /// ``DeterministicExecution/Exploration``), with virtual time moved by hand, as
+  /// ``Testing/Trait/deterministicExecution`` does.
+  ///
+  /// ```swift
+  /// @Test(.deterministicExecution(.exploring(schedules: 500)))
+  /// func twoWithdrawalsNeverOverdraw() async {
+  ///   let account = Account(balance: 100)
+  ///   async let first: Void = account.withdraw(80)
+  ///   async let second: Void = account.withdraw(80)
+  ///   _ = await (first, second)
+  ///   #expect(await account.balance >= 0)
+  /// }
+  /// ```
+  public static func deterministicExecution(_ exploration: DeterministicExecution.Exploration)
+    -> Self
+  {
+    Self(virtualTime: .manual, exploration: exploration)
+  }
+
+  /// Runs each test under many legal schedules, until one fails (see
   /// ``DeterministicExecution/Exploration``), with virtual time moving as `virtualTime` says.
   ///
   /// ```swift
