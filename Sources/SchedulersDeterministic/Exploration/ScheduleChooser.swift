@@ -45,11 +45,18 @@ package final class ScheduleChooser: @unchecked Sendable {
   private var names: [UInt: String] = [:]
   /// PCT: the priority of each task or actor (by job address); higher runs first.
   private var priorities: [UInt: Double] = [:]
-  /// PCT: the steps at which the running task or actor drops below all others.
+  /// PCT: the choices (counted from 1) at which the chosen task or actor drops below all
+  /// others.
   private var changePoints: Set<Int> = []
+  /// How many real choices (among two jobs or more) the run has made.
+  private var choicesMade = 0
 
-  /// `expectedSteps` is how many jobs the run is likely to run (the previous schedule's
-  /// count): PCT spreads its change points over it.
+  /// `expectedSteps` is how many real choices (steps with two legal jobs or more) the run is
+  /// likely to make (the first-in first-out run's ``choiceCount``): PCT spreads its change
+  /// points over them. Choices, not jobs: a job that was the only one that could run changes
+  /// nothing, and the number of such jobs may vary from run to run (the body's task may hop
+  /// once more at the start of one run than of another), which would move the change points
+  /// and make the same seed choose differently.
   package init(
     strategy: DeterministicExecution.ExplorationStrategy?, seed: UInt64, expectedSteps: Int
   ) {
@@ -98,11 +105,13 @@ package final class ScheduleChooser: @unchecked Sendable {
         chosen = addresses.indices.max { priorities[addresses[$0]]! < priorities[addresses[$1]]! }!
       }
     }
-    let step = steps.count + 1
-    if changePoints.contains(step) {
-      // Lowered in the order of the change points: a later one goes below an earlier one.
-      priorities[addresses[chosen]] =
-        Double(changePoints.count - changePoints.filter { $0 < step }.count) / 1_000
+    if candidates.count > 1 {
+      choicesMade += 1
+      if changePoints.contains(choicesMade) {
+        // Lowered in the order of the change points: a later one goes below an earlier one.
+        priorities[addresses[chosen]] =
+          Double(changePoints.count - changePoints.filter { $0 < choicesMade }.count) / 1_000
+      }
     }
     steps.append(
       Step(
@@ -111,6 +120,9 @@ package final class ScheduleChooser: @unchecked Sendable {
         alternatives: candidates.count - 1, preempted: chosen != 0))
     return chosen
   }
+
+  /// How many of the run's steps were real choices, among two legal jobs or more.
+  package var choiceCount: Int { steps.filter { $0.alternatives > 0 }.count }
 
   /// "task #2 “refresh”", "actor #3, for “refresh”", "a yield or wake-up of “refresh”".
   private func label(_ step: Step) -> String {
