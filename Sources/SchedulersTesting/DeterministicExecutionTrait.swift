@@ -20,7 +20,7 @@ import Testing
 ///
 /// With ``Testing/Trait/deterministicExecution``, plain `Task.sleep` inside such a test sleeps
 /// in real time (as outside work); to put it on a virtual clock, use
-/// ``Testing/Trait/deterministicExecution(_:)`` with `.autoAdvance`, or
+/// ``Testing/Trait/deterministicExecution(_:)-(DeterministicExecution.VirtualTime)`` with `.autoAdvance`, or
 /// `withDeterministicExecution(scheduler:...)` with the test's scheduler. Failures of the run
 /// are recorded at the test's declaration: sleepers still pending on the run's clock when the
 /// body returns, and a deadlock (the body is then cancelled). If the body does not finish even
@@ -29,7 +29,7 @@ import Testing
 public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
   /// How virtual time moves in each test's run: ``DeterministicExecution/VirtualTime/manual``
   /// for ``Testing/Trait/deterministicExecution``, or as given to
-  /// ``Testing/Trait/deterministicExecution(_:)``.
+  /// ``Testing/Trait/deterministicExecution(_:)-(DeterministicExecution.VirtualTime)``.
   public var virtualTime: DeterministicExecution.VirtualTime = .manual
 
   /// Whether each test runs under many schedules instead of one, and how

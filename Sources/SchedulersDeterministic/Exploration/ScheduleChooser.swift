@@ -158,7 +158,8 @@ package final class ScheduleChooser: @unchecked Sendable {
     steps.firstIndex { $0.alternatives > 0 }.map { steps.count - $0 } ?? 0
   }
 
-  /// "task #2 “refresh”", "actor #3, for “refresh”", "a yield or wake-up of “refresh”".
+  /// A step as the trace names it: "task", "actor" or "a yield or wake-up", the number of the
+  /// task or actor, and the name of the task where it has one.
   private func label(_ step: Step) -> String {
     switch step.kind {
     case .task:

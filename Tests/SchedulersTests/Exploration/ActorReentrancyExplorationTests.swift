@@ -13,8 +13,8 @@ actor WithdrawalApprovals {
   }
 }
 
-/// A session that signs in before its first withdrawal: a few round trips.
-actor BankingSession {
+/// The sign-in that comes before the second withdrawal: a few round trips.
+actor SignInService {
   func signIn() async {
     for _ in 0..<4 { await Task.yield() }  // the round trips of the sign-in
   }
@@ -61,10 +61,10 @@ actor CheckedAccount: Account {
 /// Two withdrawals of 80 from 100: one right away, one after signing in.
 @Sendable func twoWithdrawalsNeverOverdraw<A: Account>(_: A.Type) async {
   let account = A(balance: 100, approvals: WithdrawalApprovals())
-  let session = BankingSession()
+  let signIn = SignInService()
   let atOnce = Task(name: "at once") { await account.withdraw(80) }
   let afterSignIn = Task(name: "after sign-in") {
-    await session.signIn()
+    await signIn.signIn()
     await account.withdraw(80)
   }
   await atOnce.value
