@@ -20,7 +20,7 @@ import Testing
 ///
 /// With ``Testing/Trait/deterministicExecution``, plain `Task.sleep` inside such a test sleeps
 /// in real time (as outside work); to put it on a virtual clock, use
-/// ``Testing/Trait/deterministicExecution(_:)`` with `.autoAdvance`, or
+/// ``Testing/Trait/deterministicExecution(_:)-(DeterministicExecution.VirtualTime)`` with `.autoAdvance`, or
 /// `withDeterministicExecution(scheduler:...)` with the test's scheduler. Failures of the run
 /// are recorded at the test's declaration: sleepers still pending on the run's clock when the
 /// body returns, and a deadlock (the body is then cancelled). If the body does not finish even
@@ -29,7 +29,7 @@ import Testing
 public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
   /// How virtual time moves in each test's run: ``DeterministicExecution/VirtualTime/manual``
   /// for ``Testing/Trait/deterministicExecution``, or as given to
-  /// ``Testing/Trait/deterministicExecution(_:)``.
+  /// ``Testing/Trait/deterministicExecution(_:)-(DeterministicExecution.VirtualTime)``.
   public var virtualTime: DeterministicExecution.VirtualTime = .manual
 
   /// Whether each test runs under many schedules instead of one, and how
@@ -106,6 +106,26 @@ extension Trait where Self == DeterministicExecutionTrait {
     -> Self
   {
     Self(virtualTime: virtualTime)
+  }
+
+  /// Runs each test under many legal schedules, until one fails (see
+  /// ``DeterministicExecution/Exploration``), with virtual time moved by hand, as
+  /// ``Testing/Trait/deterministicExecution`` does.
+  ///
+  /// ```swift
+  /// @Test(.deterministicExecution(.exploring(schedules: 500)))
+  /// func twoWithdrawalsNeverOverdraw() async {
+  ///   let account = Account(balance: 100)
+  ///   async let first: Void = account.withdraw(80)
+  ///   async let second: Void = account.withdraw(80)
+  ///   _ = await (first, second)
+  ///   #expect(await account.balance >= 0)
+  /// }
+  /// ```
+  public static func deterministicExecution(_ exploration: DeterministicExecution.Exploration)
+    -> Self
+  {
+    Self(virtualTime: .manual, exploration: exploration)
   }
 
   /// Runs each test under many legal schedules, until one fails (see

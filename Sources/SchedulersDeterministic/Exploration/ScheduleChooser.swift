@@ -38,18 +38,28 @@ package final class ScheduleChooser: @unchecked Sendable {
   private var random: SplitMix64
   /// The trace: every job the run ran, in order.
   package private(set) var steps: [Step] = []
-  /// Ordinals by job address, in order of first sight.
+  /// Ordinals by job identity (see ``identity(of:)``), in order of first sight.
   private var ordinals: [UInt: Int] = [:]
-  /// Names by job address: a task's own, seen when it enqueued itself (a hop, a yield); for
+  /// How many ordinals were given out (one-shot jobs' are forgotten once they run).
+  private var ordinalsGiven = 0
+  /// Names by job identity: a task's own, seen when it enqueued itself (a hop, a yield); for
   /// other jobs, the named task that last asked for one.
   private var names: [UInt: String] = [:]
-  /// PCT: the priority of each task or actor (by job address); higher runs first.
+  /// PCT: the priority of each task or actor (by job identity); higher runs first.
   private var priorities: [UInt: Double] = [:]
-  /// PCT: the steps at which the running task or actor drops below all others.
+  /// PCT: the steps, counted from the first real choice (from 1), at which the chosen task or
+  /// actor drops below all others.
   private var changePoints: Set<Int> = []
+  /// How many steps the run has taken since its first real choice (among two jobs or more),
+  /// that one included.
+  private var stepsSinceFirstChoice = 0
 
-  /// `expectedSteps` is how many jobs the run is likely to run (the previous schedule's
-  /// count): PCT spreads its change points over it.
+  /// `expectedSteps` is how many steps the run is likely to take from its first real choice
+  /// on (the first-in first-out run's ``stepsFromFirstChoice``): PCT spreads its change
+  /// points over them. Counted from the first choice, not from the first job: the jobs before
+  /// it had nothing to choose from, and their number may vary from run to run (the body's
+  /// task may hop once more at the start of one run than of another), which would move every
+  /// change point and make the same seed choose differently.
   package init(
     strategy: DeterministicExecution.ExplorationStrategy?, seed: UInt64, expectedSteps: Int
   ) {
@@ -73,15 +83,16 @@ package final class ScheduleChooser: @unchecked Sendable {
       let current = withUnsafeCurrentTask { $0.map { unsafeBitCast($0, to: UInt.self) } }
       guard current == address else { return }
     }
-    names[address] = name
+    names[identity(of: job)] = name
   }
 
   /// Chooses among `candidates`, the queue's legal next jobs in first-in first-out order;
   /// returns the position of the chosen one in `candidates`.
   func choose(among candidates: [UnownedJob]) -> Int {
-    let addresses = candidates.map { unsafeBitCast($0, to: UInt.self) }
+    let addresses = candidates.map(identity(of:))
     for address in addresses where ordinals[address] == nil {
-      ordinals[address] = ordinals.count + 1
+      ordinalsGiven += 1
+      ordinals[address] = ordinalsGiven
       // Distinct with probability one, and above every lowered priority (below 1).
       priorities[address] = 1 + Double(random.next() >> 11) / Double(1 << 53)
     }
@@ -98,21 +109,57 @@ package final class ScheduleChooser: @unchecked Sendable {
         chosen = addresses.indices.max { priorities[addresses[$0]]! < priorities[addresses[$1]]! }!
       }
     }
-    let step = steps.count + 1
-    if changePoints.contains(step) {
-      // Lowered in the order of the change points: a later one goes below an earlier one.
-      priorities[addresses[chosen]] =
-        Double(changePoints.count - changePoints.filter { $0 < step }.count) / 1_000
+    if stepsSinceFirstChoice > 0 || candidates.count > 1 {
+      stepsSinceFirstChoice += 1
+      let step = stepsSinceFirstChoice
+      if changePoints.contains(step) {
+        // Lowered in the order of the change points: a later one goes below an earlier one.
+        priorities[addresses[chosen]] =
+          Double(changePoints.count - changePoints.filter { $0 < step }.count) / 1_000
+      }
     }
-    steps.append(
-      Step(
-        ordinal: ordinals[addresses[chosen]]!, kind: JobKind(candidates[chosen]),
-        name: names[addresses[chosen]],
-        alternatives: candidates.count - 1, preempted: chosen != 0))
+    let ran = Step(
+      ordinal: ordinals[addresses[chosen]]!, kind: JobKind(candidates[chosen]),
+      name: names[addresses[chosen]],
+      alternatives: candidates.count - 1, preempted: chosen != 0)
+    steps.append(ran)
+    if ran.kind != .task && ran.kind != .actor {
+      // A one-shot job (a yield's or a sleep's continuation) is freed once it has run: a later
+      // job at the same address is another one.
+      let address = addresses[chosen]
+      ordinals[address] = nil
+      priorities[address] = nil
+      names[address] = nil
+    }
     return chosen
   }
 
-  /// "task 2 “refresh”", "actor 3, for “refresh”", "a yield or wake-up of “refresh”".
+  /// Who a job stands for, the same in every run of the same schedule: a task by its id (the
+  /// runtime numbers tasks and never reuses a number), any other job by its address. Not a
+  /// task by its address: a task's memory is freed when it ends, and whether the allocator
+  /// gives it to the next task depends on what other threads allocate meanwhile, so a new
+  /// task would inherit an ended one's ordinal and priority in some runs and not in others,
+  /// and the same seed would choose differently.
+  private func identity(of job: UnownedJob) -> UInt {
+    let header = unsafeBitCast(job, to: UnsafeRawPointer.self)
+    // The job's id follows its 32-bit flags (`include/swift/ABI/Task.h`); zero for a job
+    // that is not a task.
+    guard JobKind(job) == .task,
+      case let id = header.load(fromByteOffset: 4 * MemoryLayout<UInt>.size + 4, as: UInt32.self),
+      id != 0
+    else { return UInt(bitPattern: header) }
+    // Tagged in the top bit, which no user-space address has.
+    return UInt(id) | (1 << (UInt.bitWidth - 1))
+  }
+
+  /// How many steps the run took from its first real choice (among two legal jobs or more)
+  /// on, that one included.
+  package var stepsFromFirstChoice: Int {
+    steps.firstIndex { $0.alternatives > 0 }.map { steps.count - $0 } ?? 0
+  }
+
+  /// A step as the trace names it: "task", "actor" or "a yield or wake-up", the number of the
+  /// task or actor, and the name of the task where it has one.
   private func label(_ step: Step) -> String {
     switch step.kind {
     case .task:

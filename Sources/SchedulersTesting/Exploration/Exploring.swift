@@ -31,8 +31,9 @@ import Testing
 /// itself: state made outside it (a scheduler passed in, a shared model) carries over from one
 /// schedule to the next. Before the seeded schedules, one run takes jobs first in, first out,
 /// as an unexplored run does: if that one fails, the test fails as it would without
-/// exploring; its length sets the span over which PCT places its change points. Needs Swift
-/// Testing: each schedule's failures are read as the issues it records.
+/// exploring; its length from its first real choice on (the first step where two jobs or more could
+/// run) is the span over which PCT places its change points. Needs Swift Testing: each schedule's failures are read
+/// as the issues it records.
 public func withDeterministicExecution(
   virtualTime: DeterministicExecution.VirtualTime = .manual,
   exploring exploration: DeterministicExecution.Exploration,
@@ -87,7 +88,7 @@ func explore(
     for issue in baselineIssues { record(issue, fallback: location, prefix: "") }
     return
   }
-  let expectedSteps = baseline.steps.count
+  let expectedSteps = baseline.stepsFromFirstChoice
   if let seed = exploration.replay {
     let chooser = ScheduleChooser(
       strategy: exploration.strategy, seed: seed, expectedSteps: expectedSteps)

@@ -1,0 +1,96 @@
+import SchedulersTesting
+import Testing
+
+// Actor reentrancy: a withdrawal checks the balance, awaits the bank's approval, then takes
+// the money. While it awaits, the actor runs other calls, so a second withdrawal can pass the
+// same check: two withdrawals of 80 from 100 overdraw.
+
+/// The bank that approves withdrawals: one round trip, a suspension point of the account's
+/// `withdraw`.
+actor WithdrawalApprovals {
+  func approve(_ amount: Int) async {
+    await Task.yield()  // the round trip to the bank
+  }
+}
+
+/// The sign-in that comes before the second withdrawal: a few round trips.
+actor SignInService {
+  func signIn() async {
+    for _ in 0..<4 { await Task.yield() }  // the round trips of the sign-in
+  }
+}
+
+protocol Account: Actor {
+  init(balance: Int, approvals: WithdrawalApprovals)
+  var balance: Int { get }
+  func withdraw(_ amount: Int) async
+}
+
+/// The bug: the check before the `await`, the act after it.
+actor ReentrantAccount: Account {
+  private(set) var balance: Int
+  private let approvals: WithdrawalApprovals
+  init(balance: Int, approvals: WithdrawalApprovals) {
+    self.balance = balance
+    self.approvals = approvals
+  }
+
+  func withdraw(_ amount: Int) async {
+    guard balance >= amount else { return }
+    await approvals.approve(amount)
+    balance -= amount
+  }
+}
+
+/// The fix: the check and the act in the same turn of the actor, after the `await`.
+actor CheckedAccount: Account {
+  private(set) var balance: Int
+  private let approvals: WithdrawalApprovals
+  init(balance: Int, approvals: WithdrawalApprovals) {
+    self.balance = balance
+    self.approvals = approvals
+  }
+
+  func withdraw(_ amount: Int) async {
+    await approvals.approve(amount)
+    guard balance >= amount else { return }
+    balance -= amount
+  }
+}
+
+/// Two withdrawals of 80 from 100: one right away, one after signing in.
+@Sendable func twoWithdrawalsNeverOverdraw<A: Account>(_: A.Type) async {
+  let account = A(balance: 100, approvals: WithdrawalApprovals())
+  let signIn = SignInService()
+  let atOnce = Task(name: "at once") { await account.withdraw(80) }
+  let afterSignIn = Task(name: "after sign-in") {
+    await signIn.signIn()
+    await account.withdraw(80)
+  }
+  await atOnce.value
+  await afterSignIn.value
+  #expect(await account.balance >= 0)
+}
+
+@Suite("Exploring schedules: actor reentrancy")
+struct ActorReentrancyExplorationTests {
+  @Test(.explorationNeedsTheCustomExecutors)
+  func theFirstInFirstOutRunPassesButExploringFindsTheOverdraw() async {
+    await exploringFindsAFailingSchedule {
+      await twoWithdrawalsNeverOverdraw(ReentrantAccount.self)
+    }
+  }
+
+  @Test(.explorationNeedsTheCustomExecutors, arguments: comparedStrategies)
+  func everyStrategyFindsTheOverdraw(_ strategy: DeterministicExecution.ExplorationStrategy) async {
+    await exploringFindsAFailingSchedule(strategy: strategy) {
+      await twoWithdrawalsNeverOverdraw(ReentrantAccount.self)
+    }
+  }
+
+  @Test func checkingAfterTheAwaitPassesTenThousandSchedules() async {
+    await withDeterministicExecution(exploring: .exploring(schedules: 10_000)) {
+      await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
+    }
+  }
+}
