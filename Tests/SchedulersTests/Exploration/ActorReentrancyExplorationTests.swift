@@ -72,25 +72,28 @@ actor CheckedAccount: Account {
   #expect(await account.balance >= 0)
 }
 
-@Suite("Exploring schedules: actor reentrancy")
-struct ActorReentrancyExplorationTests {
-  @Test(.explorationNeedsTheCustomExecutors)
-  func theFirstInFirstOutRunPassesButExploringFindsTheOverdraw() async {
-    await exploringFindsAFailingSchedule {
-      await twoWithdrawalsNeverOverdraw(ReentrantAccount.self)
+extension ExplorationTests {
+  @Suite("Exploring schedules: actor reentrancy")
+  struct ActorReentrancyExplorationTests {
+    @Test(.explorationNeedsTheCustomExecutors)
+    func theFirstInFirstOutRunPassesButExploringFindsTheOverdraw() async {
+      await exploringFindsAFailingSchedule {
+        await twoWithdrawalsNeverOverdraw(ReentrantAccount.self)
+      }
     }
-  }
 
-  @Test(.explorationNeedsTheCustomExecutors, arguments: comparedStrategies)
-  func everyStrategyFindsTheOverdraw(_ strategy: DeterministicExecution.ExplorationStrategy) async {
-    await exploringFindsAFailingSchedule(strategy: strategy) {
-      await twoWithdrawalsNeverOverdraw(ReentrantAccount.self)
+    @Test(.explorationNeedsTheCustomExecutors, arguments: comparedStrategies)
+    func everyStrategyFindsTheOverdraw(_ strategy: DeterministicExecution.ExplorationStrategy) async
+    {
+      await exploringFindsAFailingSchedule(strategy: strategy) {
+        await twoWithdrawalsNeverOverdraw(ReentrantAccount.self)
+      }
     }
-  }
 
-  @Test func checkingAfterTheAwaitPassesTenThousandSchedules() async {
-    await withDeterministicExecution(exploring: .exploring(schedules: 10_000)) {
-      await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
+    @Test func checkingAfterTheAwaitPassesTenThousandSchedules() async {
+      await withDeterministicExecution(exploring: .exploring(schedules: 10_000)) {
+        await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
+      }
     }
   }
 }

@@ -102,19 +102,21 @@ func fetchNumber<Call: PendingCall>(
   call.cancel()
 }
 
-@Suite("Exploring schedules: a continuation bridge whose answer races its timeout")
-struct ContinuationTimeoutExplorationTests {
-  @Test(.explorationNeedsTheCustomExecutors)
-  func theFirstInFirstOutRunPassesButExploringFindsTheNeverResumedCall() async {
-    await exploringFindsAFailingSchedule {
-      await theCallReturnsOnce(DroppingPendingCall.self)
+extension ExplorationTests {
+  @Suite("Exploring schedules: a continuation bridge whose answer races its timeout")
+  struct ContinuationTimeoutExplorationTests {
+    @Test(.explorationNeedsTheCustomExecutors)
+    func theFirstInFirstOutRunPassesButExploringFindsTheNeverResumedCall() async {
+      await exploringFindsAFailingSchedule {
+        await theCallReturnsOnce(DroppingPendingCall.self)
+      }
     }
-  }
 
-  @Test(.explorationNeedsTheCustomExecutors)
-  func keepingAnEarlyAnswerPassesTenThousandSchedules() async {
-    await withDeterministicExecution(exploring: .exploring(schedules: 10_000)) {
-      await theCallReturnsOnce(KeepingPendingCall.self)
+    @Test(.explorationNeedsTheCustomExecutors)
+    func keepingAnEarlyAnswerPassesTenThousandSchedules() async {
+      await withDeterministicExecution(exploring: .exploring(schedules: 10_000)) {
+        await theCallReturnsOnce(KeepingPendingCall.self)
+      }
     }
   }
 }

@@ -22,75 +22,77 @@ func issuesRecorded(by body: () async -> Void) async -> [String] {
   return reports.withLock { $0 }
 }
 
-@Suite("Exploring schedules: the exploration itself")
-struct ExplorationMachineryTests {
-  @Test func aPassingBodyRunsOnceFirstInFirstOutThenOncePerSchedule() async {
-    let runs = RunCounter()
-    await withDeterministicExecution(exploring: .exploring(schedules: 25)) {
-      runs.count()
-    }
-    #expect(runs.value == 1 + 25)
-  }
-
-  @Test func theFirstFailingScheduleStopsTheExploration() async {
-    let runs = RunCounter()
-    let reports = await issuesRecorded {
-      await withDeterministicExecution(exploring: .exploring(schedules: 50)) {
-        // The first-in first-out run, then two seeded schedules pass; the third fails.
-        if runs.count() == 4 { Issue.record("the fourth run fails") }
-      }
-    }
-    #expect(runs.value == 4)
-    #expect(
-      reports.contains {
-        $0.contains(
-          "Exploring schedules found a failing one: schedule 3 of 50 (2 passed before it)")
-      })
-    #expect(reports.contains { $0.contains("the fourth run fails") })
-  }
-
-  @Test func aBodyThatFailsFirstInFirstOutFailsBeforeAnyExploring() async {
-    let runs = RunCounter()
-    let reports = await issuesRecorded {
-      await withDeterministicExecution(exploring: .exploring(schedules: 50)) {
+extension ExplorationTests {
+  @Suite("Exploring schedules: the exploration itself")
+  struct ExplorationMachineryTests {
+    @Test func aPassingBodyRunsOnceFirstInFirstOutThenOncePerSchedule() async {
+      let runs = RunCounter()
+      await withDeterministicExecution(exploring: .exploring(schedules: 25)) {
         runs.count()
-        Issue.record("fails in every order")
       }
+      #expect(runs.value == 1 + 25)
     }
-    #expect(runs.value == 1)
-    #expect(reports.contains { $0.contains("The test fails before any exploring") })
-    #expect(!reports.contains { $0.contains("seed 0x") })
-    #expect(reports.contains { $0.contains("fails in every order") })
-  }
 
-  @Test(.deterministicExecution(.exploring(schedules: 200)))
-  func theTraitExploresAPassingTest() async {
-    await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
-  }
-
-  @Test(.deterministicExecution(.autoAdvance, .exploring(schedules: 200)))
-  func theTraitExploresWithAutoAdvance() async {
-    await cancelLeavesAConsistentScreen(CancellableViewState.self)
-  }
-
-  /// Main-actor jobs keep their order among themselves in every schedule, while tasks off the
-  /// main actor do run in different orders from one schedule to the next: exploring does
-  /// reorder.
-  @Test func mainActorJobsKeepTheirOrderWhileOtherTasksAreReordered() async {
-    let otherOrders = Mutex<Set<[Int]>>([])
-    await withDeterministicExecution(exploring: .exploring(schedules: 1_000)) { @MainActor in
-      let onMain = Recorder<Int>()
-      let offMain = Recorder<Int>()
-      var tasks: [Task<Void, Never>] = []
-      for index in 0..<4 {
-        tasks.append(Task { @MainActor in onMain.append(index) })
-        tasks.append(Task.detached { offMain.append(index) })
+    @Test func theFirstFailingScheduleStopsTheExploration() async {
+      let runs = RunCounter()
+      let reports = await issuesRecorded {
+        await withDeterministicExecution(exploring: .exploring(schedules: 50)) {
+          // The first-in first-out run, then two seeded schedules pass; the third fails.
+          if runs.count() == 4 { Issue.record("the fourth run fails") }
+        }
       }
-      for task in tasks { await task.value }
-      #expect(onMain.values == [0, 1, 2, 3])
-      otherOrders.withLock { _ = $0.insert(offMain.values) }
+      #expect(runs.value == 4)
+      #expect(
+        reports.contains {
+          $0.contains(
+            "Exploring schedules found a failing one: schedule 3 of 50 (2 passed before it)")
+        })
+      #expect(reports.contains { $0.contains("the fourth run fails") })
     }
-    let seen = otherOrders.withLock { $0 }
-    #expect(seen.count >= 2, "orders seen off the main actor: \(seen)")
+
+    @Test func aBodyThatFailsFirstInFirstOutFailsBeforeAnyExploring() async {
+      let runs = RunCounter()
+      let reports = await issuesRecorded {
+        await withDeterministicExecution(exploring: .exploring(schedules: 50)) {
+          runs.count()
+          Issue.record("fails in every order")
+        }
+      }
+      #expect(runs.value == 1)
+      #expect(reports.contains { $0.contains("The test fails before any exploring") })
+      #expect(!reports.contains { $0.contains("seed 0x") })
+      #expect(reports.contains { $0.contains("fails in every order") })
+    }
+
+    @Test(.deterministicExecution(.exploring(schedules: 200)))
+    func theTraitExploresAPassingTest() async {
+      await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
+    }
+
+    @Test(.deterministicExecution(.autoAdvance, .exploring(schedules: 200)))
+    func theTraitExploresWithAutoAdvance() async {
+      await cancelLeavesAConsistentScreen(CancellableViewState.self)
+    }
+
+    /// Main-actor jobs keep their order among themselves in every schedule, while tasks off the
+    /// main actor do run in different orders from one schedule to the next: exploring does
+    /// reorder.
+    @Test func mainActorJobsKeepTheirOrderWhileOtherTasksAreReordered() async {
+      let otherOrders = Mutex<Set<[Int]>>([])
+      await withDeterministicExecution(exploring: .exploring(schedules: 1_000)) { @MainActor in
+        let onMain = Recorder<Int>()
+        let offMain = Recorder<Int>()
+        var tasks: [Task<Void, Never>] = []
+        for index in 0..<4 {
+          tasks.append(Task { @MainActor in onMain.append(index) })
+          tasks.append(Task.detached { offMain.append(index) })
+        }
+        for task in tasks { await task.value }
+        #expect(onMain.values == [0, 1, 2, 3])
+        otherOrders.withLock { _ = $0.insert(offMain.values) }
+      }
+      let seen = otherOrders.withLock { $0 }
+      #expect(seen.count >= 2, "orders seen off the main actor: \(seen)")
+    }
   }
 }

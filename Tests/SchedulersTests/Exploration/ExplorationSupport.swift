@@ -2,6 +2,11 @@ import SchedulersTesting
 import Synchronization
 import Testing
 
+/// Every test of exploring schedules, one at a time: while a run is active, every job the
+/// process enqueues goes to its queue, and a job of another test arriving then is one more job
+/// to choose among, which shifts the schedule; a seed found that way does not replay.
+@Suite("Exploring schedules", .serialized) enum ExplorationTests {}
+
 /// What an exploration that found a failing schedule reported, read from its issues.
 struct ExplorationFinding: Sendable {
   /// The failing schedule's seed, as the report spells it (`0x` and 16 digits).

@@ -65,16 +65,18 @@ actor Catalogue {
   #expect(await model.itemCount == 2)
 }
 
-@Suite("Exploring schedules: a lost update in a main-actor model")
-struct LostUpdateExplorationTests {
-  @Test(.explorationNeedsTheCustomExecutors)
-  func theFirstInFirstOutRunPassesButExploringFindsTheLostTap() async {
-    await exploringFindsAFailingSchedule { await twoTapsAddTwoItems(LostUpdateCartModel.self) }
-  }
+extension ExplorationTests {
+  @Suite("Exploring schedules: a lost update in a main-actor model")
+  struct LostUpdateExplorationTests {
+    @Test(.explorationNeedsTheCustomExecutors)
+    func theFirstInFirstOutRunPassesButExploringFindsTheLostTap() async {
+      await exploringFindsAFailingSchedule { await twoTapsAddTwoItems(LostUpdateCartModel.self) }
+    }
 
-  @Test func countingBeforeTheAwaitPassesTenThousandSchedules() async {
-    await withDeterministicExecution(exploring: .exploring(schedules: 10_000)) {
-      await twoTapsAddTwoItems(CartModelCountingFirst.self)
+    @Test func countingBeforeTheAwaitPassesTenThousandSchedules() async {
+      await withDeterministicExecution(exploring: .exploring(schedules: 10_000)) {
+        await twoTapsAddTwoItems(CartModelCountingFirst.self)
+      }
     }
   }
 }

@@ -116,18 +116,20 @@ actor RandomNumberClientStub: RandomNumberClient {
   }
 }
 
-@Suite("Exploring schedules: a view state whose cancel races its request")
-struct ViewStateCancelExplorationTests {
-  @Test(.explorationNeedsTheCustomExecutors)
-  func theFirstInFirstOutRunPassesButExploringFindsTheStaleResult() async {
-    await exploringFindsAFailingSchedule {
-      await cancelLeavesAConsistentScreen(StaleResultViewState.self)
+extension ExplorationTests {
+  @Suite("Exploring schedules: a view state whose cancel races its request")
+  struct ViewStateCancelExplorationTests {
+    @Test(.explorationNeedsTheCustomExecutors)
+    func theFirstInFirstOutRunPassesButExploringFindsTheStaleResult() async {
+      await exploringFindsAFailingSchedule {
+        await cancelLeavesAConsistentScreen(StaleResultViewState.self)
+      }
     }
-  }
 
-  @Test func checkingForCancellationAfterTheAwaitPassesTenThousandSchedules() async {
-    await withDeterministicExecution(exploring: .exploring(schedules: 10_000)) {
-      await cancelLeavesAConsistentScreen(CancellableViewState.self)
+    @Test func checkingForCancellationAfterTheAwaitPassesTenThousandSchedules() async {
+      await withDeterministicExecution(exploring: .exploring(schedules: 10_000)) {
+        await cancelLeavesAConsistentScreen(CancellableViewState.self)
+      }
     }
   }
 }
