@@ -19,6 +19,11 @@ final class DeterministicRun: DeterministicRunIdleness {
   struct QueuedJob {
     var job: UnownedJob
     var onMainActor: Bool
+    /// Whether the job is the run's own (enqueued by one of its tasks, a task it saw before, or
+    /// the runtime with no task current: a hop back from an actor, a wake-up), as opposed to a
+    /// job that a task of an unrelated test running in parallel enqueued: an exploring run
+    /// reorders only its own, so that the same seed makes the same choices whatever else runs.
+    var isTheRuns = true
   }
 
   struct State {
@@ -151,7 +156,11 @@ final class DeterministicRun: DeterministicRunIdleness {
         if isTheRuns { state.clearSuspicion(suspected) }
       }
       let cancelledSleep = dropWakeUpIfCancelled(job, &state)
-      state.jobs.append(QueuedJob(job: job, onMainActor: onMainActor))
+      state.jobs.append(
+        QueuedJob(
+          job: job, onMainActor: onMainActor,
+          isTheRuns: state.chooser == nil || fromRunTask || state.runTasks.contains(address)
+            || !enqueuedByATask()))
       if let cancelledSleep { state.jobs.append(cancelledSleep.wakeUp) }
       defer { state.driverIsWaiting = false }
       return .queued(wake: state.driverIsWaiting, cancelledSleep: cancelledSleep)
@@ -471,9 +480,20 @@ extension DeterministicRun.State {
     return job
   }
 
-  /// Takes the job `chooser` picks among the legal next ones: every queued job that is not a
-  /// main-actor job, and the first main-actor job (the main actor keeps its order).
+  /// Takes the job `chooser` picks among the legal next ones: every queued job of the run's
+  /// own that is not a main-actor job, and the first main-actor job if it is the run's (the
+  /// main actor keeps its order). A job of an unrelated test at the head of the queue runs
+  /// first, unchosen: the choices, and so what a seed replays, depend on the run's jobs alone.
   private mutating func takeChosenJob(_ chooser: ScheduleChooser) -> DeterministicRun.QueuedJob {
+    if !jobs[head].isTheRuns {
+      let job = jobs[head]
+      head += 1
+      if head == jobs.count {
+        jobs.removeAll(keepingCapacity: true)
+        head = 0
+      }
+      return job
+    }
     var candidates: [Int] = []
     var sawMainActorJob = false
     for index in head..<jobs.count {
@@ -481,7 +501,7 @@ extension DeterministicRun.State {
         if sawMainActorJob { continue }
         sawMainActorJob = true
       }
-      candidates.append(index)
+      if jobs[index].isTheRuns { candidates.append(index) }
     }
     let chosen = candidates[chooser.choose(among: candidates.map { jobs[$0].job })]
     let job = jobs.remove(at: chosen)
@@ -500,4 +520,9 @@ extension DeterministicRun.State {
     flag.store(false, ordering: .relaxed)
   }
 
+}
+
+/// Whether a task is running on this thread.
+private func enqueuedByATask() -> Bool {
+  withUnsafeCurrentTask { $0 != nil }
 }
