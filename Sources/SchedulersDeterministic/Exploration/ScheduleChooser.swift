@@ -135,21 +135,30 @@ package final class ScheduleChooser: @unchecked Sendable {
   }
 
   /// Who a job stands for, the same in every run of the same schedule: a task by its id (the
-  /// runtime numbers tasks and never reuses a number), any other job by its address. Not a
-  /// task by its address: a task's memory is freed when it ends, and whether the allocator
-  /// gives it to the next task depends on what other threads allocate meanwhile, so a new
-  /// task would inherit an ended one's ordinal and priority in some runs and not in others,
-  /// and the same seed would choose differently.
+  /// runtime numbers tasks and never reuses a number), an actor's turn that the runtime
+  /// allocated apart by its actor, any other job by its address. Not a task by its address: a
+  /// task's memory is freed when it ends, and whether the allocator gives it to the next task
+  /// depends on what other threads allocate meanwhile, so a new task would inherit an ended
+  /// one's ordinal and priority in some runs and not in others, and the same seed would choose
+  /// differently. Likewise a turn allocated apart is freed once it has run.
   private func identity(of job: UnownedJob) -> UInt {
     let header = unsafeBitCast(job, to: UnsafeRawPointer.self)
-    // The job's id follows its 32-bit flags (`include/swift/ABI/Task.h`); zero for a job
-    // that is not a task.
-    guard JobKind(job) == .task,
-      case let id = header.load(fromByteOffset: 4 * MemoryLayout<UInt>.size + 4, as: UInt32.self),
-      id != 0
-    else { return UInt(bitPattern: header) }
-    // Tagged in the top bit, which no user-space address has.
-    return UInt(id) | (1 << (UInt.bitWidth - 1))
+    let word = MemoryLayout<UInt>.size
+    switch header.load(fromByteOffset: 4 * word, as: UInt8.self) {
+    case 0:
+      // The job's id follows its 32-bit flags (`include/swift/ABI/Task.h`).
+      let id = header.load(fromByteOffset: 4 * word + 4, as: UInt32.self)
+      guard id != 0 else { return UInt(bitPattern: header) }
+      // Tagged in the top bit, which no user-space address has.
+      return UInt(id) | (1 << (UInt.bitWidth - 1))
+    case 193:
+      // A default actor's turn allocated apart (`ProcessOutOfLineJob`): its actor follows the
+      // job's eight-word header. (A turn kept inside the actor, kind 192, has the actor's
+      // address already, give or take an offset.)
+      return header.load(fromByteOffset: 8 * word, as: UInt.self)
+    default:
+      return UInt(bitPattern: header)
+    }
   }
 
   /// How many steps the run took from its first real choice (among two legal jobs or more)
