@@ -34,7 +34,7 @@ enum ExploreEveryRun {
     guard let strategy else { return nil }
     let index = next.add(1, ordering: .relaxed).oldValue
     let base =
-      getenv("SCHEDULERS_EXPLORATION_SEED").flatMap { UInt64(String(cString: $0)) }
+      environmentNumber("SCHEDULERS_EXPLORATION_SEED")
       ?? DeterministicExecution.Exploration.defaultSeed
     let exploration = DeterministicExecution.Exploration(
       schedules: 1, strategy: strategy, seed: base, replay: nil)
@@ -43,4 +43,12 @@ enum ExploreEveryRun {
       strategy: strategy, seed: exploration.seed(ofSchedule: Int(truncatingIfNeeded: index)),
       expectedSteps: 64)
   }
+}
+
+/// A variable's value as a number, decimal or `0x` hexadecimal; `nil` when unset or not one.
+package func environmentNumber(_ name: String) -> UInt64? {
+  guard let raw = getenv(name) else { return nil }
+  let text = String(cString: raw).filter { $0 != " " }
+  if text.lowercased().hasPrefix("0x") { return UInt64(text.dropFirst(2), radix: 16) }
+  return UInt64(text)
 }

@@ -168,11 +168,3 @@ private func explorationFromEnvironment(
   if let seed = environmentNumber("SCHEDULERS_EXPLORATION_SEED") { exploration.seed = seed }
   return exploration
 }
-
-/// A variable's value as a number, decimal or `0x` hexadecimal; `nil` when unset or not one.
-private func environmentNumber(_ name: String) -> UInt64? {
-  guard let raw = getenv(name) else { return nil }
-  let text = String(cString: raw).filter { $0 != " " }
-  if text.lowercased().hasPrefix("0x") { return UInt64(text.dropFirst(2), radix: 16) }
-  return UInt64(text)
-}
