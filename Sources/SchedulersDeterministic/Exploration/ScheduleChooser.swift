@@ -31,6 +31,8 @@ package final class ScheduleChooser: @unchecked Sendable {
     package var alternatives: Int
     /// Whether the strategy picked a job that first-in first-out order would not have.
     package var preempted: Bool
+    /// The position of the chosen job among the candidates, first in, first out.
+    package var chosenIndex: Int
   }
 
   /// `nil`: first in, first out (the order of an unexplored run), with the trace kept.
@@ -60,6 +62,21 @@ package final class ScheduleChooser: @unchecked Sendable {
   /// it had nothing to choose from, and their number may vary from run to run (the body's
   /// task may hop once more at the start of one run than of another), which would move every
   /// change point and make the same seed choose differently.
+  /// A run that makes the choices of `script` (positions among the candidates, step by step),
+  /// and first-in first-out ones past its end: to replay a schedule with some of its choices
+  /// undone, when a failing schedule is shrunk.
+  package init(script: [Int]) {
+    self.strategy = nil
+    self.script = script
+    random = SplitMix64(seed: 0)
+  }
+
+  /// The choices to make, step by step, instead of a strategy's; `nil` for a strategy.
+  private var script: [Int]?
+
+  /// The choices this run made, step by step, as a script replays them.
+  package var choices: [Int] { steps.map(\.chosenIndex) }
+
   package init(
     strategy: DeterministicExecution.ExplorationStrategy?, seed: UInt64, expectedSteps: Int
   ) {
@@ -99,6 +116,11 @@ package final class ScheduleChooser: @unchecked Sendable {
     let chosen: Int
     if candidates.count == 1 {
       chosen = 0
+    } else if let script {
+      // A script's choice that no longer fits (the candidates changed) falls back to first
+      // in, first out.
+      let scripted = steps.count < script.count ? script[steps.count] : 0
+      chosen = scripted < candidates.count ? scripted : 0
     } else {
       switch strategy {
       case nil:
@@ -121,7 +143,7 @@ package final class ScheduleChooser: @unchecked Sendable {
     let ran = Step(
       ordinal: ordinals[addresses[chosen]]!, kind: JobKind(candidates[chosen]),
       name: names[addresses[chosen]],
-      alternatives: candidates.count - 1, preempted: chosen != 0)
+      alternatives: candidates.count - 1, preempted: chosen != 0, chosenIndex: chosen)
     steps.append(ran)
     if ran.kind != .task && ran.kind != .actor {
       // A one-shot job (a yield's or a sleep's continuation) is freed once it has run: a later

@@ -109,6 +109,7 @@ func explore(
       strategy: exploration.strategy, seed: seed, expectedSteps: expectedSteps)
     let issues = await runCapturingIssues(chooser: chooser, runOnce)
     guard !issues.isEmpty else { continue }
+    let shrunk = await shrink(chooser, runOnce)
     Issue.record(
       Comment(
         rawValue: """
@@ -117,13 +118,51 @@ func explore(
           \(hexadecimal(seed)). Replay exactly this schedule with \
           \(exploration.replaySpelling(seed)), or, for every exploring test of the process, \
           with SCHEDULERS_EXPLORATION_REPLAY=\(hexadecimal(seed)). What ran: \
-          \(chooser.describeTrace())
+          \(chooser.describeTrace())\(shrunk.map { "\nShrunk, the same failure with fewer choices out of first-in first-out order (an explanation; the seed replays the schedule as found): " + $0.describeTrace() } ?? "")
           """), sourceLocation: location)
     for issue in issues {
       record(issue, fallback: location, prefix: "In schedule \(hexadecimal(seed)): ")
     }
     return
   }
+}
+
+/// The failing schedule of `found` with as many of its out-of-order choices undone as still
+/// fail, as shuttle and Coyote shrink theirs: first the shortest prefix of its choices that
+/// still fails with first-in first-out choices after it, then each remaining out-of-order
+/// choice undone, last first, where the test still fails without it. `nil` when nothing could
+/// be undone. At most 64 runs.
+private func shrink(
+  _ found: ScheduleChooser, _ runOnce: @escaping @Sendable () async throws -> Void
+) async -> ScheduleChooser? {
+  var runs = 0
+  func fails(_ script: [Int]) async -> ScheduleChooser? {
+    guard runs < 64 else { return nil }
+    runs += 1
+    let trial = ScheduleChooser(script: script)
+    return (await runCapturingIssues(chooser: trial, runOnce)).isEmpty ? nil : trial
+  }
+  var script = found.choices
+  var best: ScheduleChooser?
+  // The shortest prefix: cut after each out-of-order choice in turn, earliest first.
+  for cut in script.indices where script[cut] != 0 && cut + 1 < script.count {
+    if let trial = await fails(Array(script[...cut])) {
+      script = trial.choices
+      best = trial
+      break
+    }
+  }
+  for step in script.indices.reversed() where script[step] != 0 {
+    var attempt = script
+    attempt[step] = 0
+    guard let trial = await fails(attempt) else { continue }
+    script = trial.choices
+    best = trial
+  }
+  guard let best,
+    best.steps.filter(\.preempted).count < found.steps.filter(\.preempted).count
+  else { return nil }
+  return best
 }
 
 /// Runs the test once with `chooser`, and returns the issues it recorded (kept from the test
