@@ -38,7 +38,7 @@ extension DeterministicRun {
   /// One auto-advance step, on the main queue (so that `@MainActor` actions find themselves
   /// there, as they do when a `@MainActor` test advances by hand). Returns a report when a
   /// bound stops auto-advance.
-  func autoAdvanceStep() -> String? {
+  func autoAdvanceStep(onMainQueue: Bool = false) -> String? {
     guard let clock = autoAdvance else { return nil }
     guard let due = clock.nextDue() else {
       state.withLock { $0.autoAdvance.foundNothing = true }
@@ -52,7 +52,7 @@ extension DeterministicRun {
           : "the next action is due \(describeDuration(due)) after the run started, past maxVirtualTime (\(describeDuration(clock.maxVirtualTime)))"
       )
     }
-    let ran = DispatchQueue.main.sync { clock.step() }
+    let ran = onMainQueue ? clock.step() : DispatchQueue.main.sync { clock.step() }
     state.withLock { state in
       guard let ran else {
         state.autoAdvance.foundNothing = true

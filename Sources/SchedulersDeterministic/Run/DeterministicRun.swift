@@ -2,6 +2,14 @@ import Dispatch
 import Schedulers
 import Synchronization
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// One deterministic run: a FIFO of every job of the process, drained by one driver thread
 /// (main-actor jobs run on the main queue while the driver waits).
 ///
@@ -84,6 +92,11 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// Whether main-actor jobs bypass the run and stay on the main queue, so that the run runs
   /// its own jobs in turns there (`DeterministicRun+MainQueueTurns.swift`).
   let mainActorJobsStayOnMainQueue: Bool
+  /// Whether the driver performs its steps on the main queue, running main-actor jobs in place
+  /// (every backend that routes main-actor jobs to the run), rather than on its own thread with
+  /// a `DispatchQueue.main.sync` for each main-actor job (`SCHEDULERS_DRIVER=thread`, kept to
+  /// compare the two).
+  let drivesOnMainQueue: Bool
   /// Schedules a wake-up after a virtual duration on the run's test scheduler, if it has one.
   let scheduleVirtualSleep: ScheduleVirtualSleep?
   /// Describes the run's pending sleepers, for failure messages.
@@ -107,6 +120,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     self.elapsed = elapsed
     self.router = router
     self.mainActorJobsStayOnMainQueue = router.mainActorJobsStayOnMainQueue
+    self.drivesOnMainQueue = !router.mainActorJobsStayOnMainQueue && !driverOnItsOwnThread
     self.scheduleVirtualSleep = scheduleVirtualSleep
     self.describePending = describePending
     self.outsideWorkTimeout = outsideWorkTimeout
@@ -237,7 +251,7 @@ final class DeterministicRun: DeterministicRunIdleness {
   // MARK: The driver
 
   /// What the driver does next.
-  private enum Step {
+  fileprivate enum Step {
     case run(QueuedJob)
     /// Run the run's jobs in turns on the main queue until it settles (main-queue backend).
     case turns
@@ -267,88 +281,23 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// Drains the run's jobs on the calling thread until the body has finished and nothing is
   /// runnable, or until the run deadlocks. `cancelBody` is called once, at the first deadlock,
   /// to give the body a chance to unwind.
-  func drive(cancelBody: @Sendable () -> Void) -> Ending {
+  func drive(cancelBody: @escaping @Sendable () -> Void) -> Ending {
     while true {
-      let step = state.withLock { state -> Step in
-        if let stillQueued = state.settlingStoppedWith {
-          return .stopSettling(stillQueued: stillQueued)
-        }
-        if mainActorJobsStayOnMainQueue {
-          if state.head < state.jobs.count || !state.mainQueueSettled { return .turns }
-        } else if let job = state.takeJob() {
-          return .run(job)
-        } else if let stillQueued = state.settlingStoppedWith {
-          return .stopSettling(stillQueued: stillQueued)
-        }
-        // What the driver does next may put main-actor jobs on the main queue, which the
-        // main-queue backend then settles (the steps below that only wait leave it settled).
-        defer { state.mainQueueSettled = false }
-        // Idle: before anyone is told so, sleeps whose task was cancelled (and resumed through
-        // an actor's job, which `enqueue` cannot recognise) leave the test scheduler.
-        if let cancelled = state.takeCancelledPlainSleeps() {
-          return .dropCancelledSleeps(cancelled)
-        }
-        if !state.idleWaiters.isEmpty {
-          // The body (or a task of the run) goes on: whatever looked like a deadlock was not.
-          state.clearSuspicion(suspected)
-          state.autoAdvance.foundNothing = false
-          return .resumeIdleWaiter(state.idleWaiters.removeFirst())
-        }
-        // Once the body has finished and nothing is runnable, the run ends: outside work still
-        // pending (a plain sleep's real-time timer, say) no longer holds it; its job, if it
-        // ever comes, goes to whoever is in charge then.
-        if state.bodyFinished { return .finish }
-        if state.outsideWork > 0 {
-          state.driverIsWaiting = true
-          return .waitForOutsideWork
-        }
-        // Nothing can go on, so virtual time moves to the next pending action.
-        if shouldAutoAdvance(state) { return .autoAdvance }
-        // Waited for (briefly) before it is believed: see `foreignExecutorGrace`.
-        state.driverIsWaiting = true
-        if state.graceDeadline == nil {
-          state.graceDeadline =
-            .now() + .nanoseconds(Nanoseconds.saturating(Self.foreignExecutorGrace))
-          suspected.store(true, ordering: .relaxed)
-        }
-        return .deadlock(
-          cancelledBefore: state.cancelledBodyForDeadlock, graceEnds: state.graceDeadline!)
+      var step = nextStep()
+      if drivesOnMainQueue, step.runsOnTheMainQueue {
+        step = runOnTheMainQueue(startingWith: step, cancelBody: cancelBody)
       }
       switch step {
       case .turns:
         runTurnsOnMainQueue()
-      case .run(let queued):
-        if queued.onMainActor {
-          // On the main queue itself, while the driver waits: main-actor code stays mutually
-          // exclusive with Dispatch work on the main queue (which no routing can capture), and
-          // the run still runs one job at a time, in order.
-          let job = queued.job
-          DispatchQueue.main.sync {
-            if tracksPlainSleeps { jobStart.markStart() }
-            router.run(job, onMainActor: true)
-          }
-        } else {
-          if tracksPlainSleeps { jobStart.markStart() }
-          router.run(queued.job, onMainActor: false)
-        }
-      case .resumeIdleWaiter(let continuation):
-        continuation.resume()
-      case .dropCancelledSleeps(let entries):
-        for entry in entries { entry.cancel() }
+      case .run, .resumeIdleWaiter, .dropCancelledSleeps, .autoAdvance:
+        perform(step, onMainQueue: false, cancelBody: cancelBody)
       case .waitForOutsideWork:
         let nanoseconds = Nanoseconds.saturating(outsideWorkTimeout)
         if wakeDriver.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
           return .deadlocked(
             "outside work did not finish within \(outsideWorkTimeout) of real time"
               + pendingSuffix() + backendSuffix())
-        }
-      case .autoAdvance:
-        if let report = autoAdvanceStep() {
-          state.withLock {
-            $0.cancelledBodyForDeadlock = true
-            $0.deadlockReport = report
-          }
-          cancelBody()
         }
       case .finish:
         return .finished(leftovers: nil)
@@ -387,6 +336,114 @@ final class DeterministicRun: DeterministicRunIdleness {
         cancelBody()
       }
     }
+  }
+
+  /// What the driver does next, decided under the run's lock.
+  private func nextStep() -> Step {
+    state.withLock { state -> Step in
+      if let stillQueued = state.settlingStoppedWith {
+        return .stopSettling(stillQueued: stillQueued)
+      }
+      if mainActorJobsStayOnMainQueue {
+        if state.head < state.jobs.count || !state.mainQueueSettled { return .turns }
+      } else if let job = state.takeJob() {
+        return .run(job)
+      } else if let stillQueued = state.settlingStoppedWith {
+        return .stopSettling(stillQueued: stillQueued)
+      }
+      // What the driver does next may put main-actor jobs on the main queue, which the
+      // main-queue backend then settles (the steps below that only wait leave it settled).
+      defer { state.mainQueueSettled = false }
+      // Idle: before anyone is told so, sleeps whose task was cancelled (and resumed through
+      // an actor's job, which `enqueue` cannot recognise) leave the test scheduler.
+      if let cancelled = state.takeCancelledPlainSleeps() {
+        return .dropCancelledSleeps(cancelled)
+      }
+      if !state.idleWaiters.isEmpty {
+        // The body (or a task of the run) goes on: whatever looked like a deadlock was not.
+        state.clearSuspicion(suspected)
+        state.autoAdvance.foundNothing = false
+        return .resumeIdleWaiter(state.idleWaiters.removeFirst())
+      }
+      // Once the body has finished and nothing is runnable, the run ends: outside work still
+      // pending (a plain sleep's real-time timer, say) no longer holds it; its job, if it
+      // ever comes, goes to whoever is in charge then.
+      if state.bodyFinished { return .finish }
+      if state.outsideWork > 0 {
+        state.driverIsWaiting = true
+        return .waitForOutsideWork
+      }
+      // Nothing can go on, so virtual time moves to the next pending action.
+      if shouldAutoAdvance(state) { return .autoAdvance }
+      // Waited for (briefly) before it is believed: see `foreignExecutorGrace`.
+      state.driverIsWaiting = true
+      if state.graceDeadline == nil {
+        state.graceDeadline =
+          .now() + .nanoseconds(Nanoseconds.saturating(Self.foreignExecutorGrace))
+        suspected.store(true, ordering: .relaxed)
+      }
+      return .deadlock(
+        cancelledBefore: state.cancelledBodyForDeadlock, graceEnds: state.graceDeadline!)
+    }
+  }
+
+  /// Performs a step that neither waits nor ends the run: on the main queue already when
+  /// `onMainQueue`, or on the driver thread.
+  private func perform(
+    _ step: Step, onMainQueue: Bool, cancelBody: @escaping @Sendable () -> Void
+  ) {
+    switch step {
+    case .run(let queued):
+      if queued.onMainActor && !onMainQueue {
+        // On the main queue itself, while the driver waits: main-actor code stays mutually
+        // exclusive with Dispatch work on the main queue (which no routing can capture), and
+        // the run still runs one job at a time, in order.
+        let job = queued.job
+        DispatchQueue.main.sync {
+          if tracksPlainSleeps { jobStart.markStart() }
+          router.run(job, onMainActor: true)
+        }
+      } else {
+        if tracksPlainSleeps { jobStart.markStart() }
+        router.run(queued.job, onMainActor: queued.onMainActor)
+      }
+    case .resumeIdleWaiter(let continuation):
+      continuation.resume()
+    case .dropCancelledSleeps(let entries):
+      for entry in entries { entry.cancel() }
+    case .autoAdvance:
+      if let report = autoAdvanceStep(onMainQueue: onMainQueue) {
+        state.withLock {
+          $0.cancelledBodyForDeadlock = true
+          $0.deadlockReport = report
+        }
+        cancelBody()
+      }
+    case .turns, .waitForOutsideWork, .finish, .stopSettling, .deadlock:
+      preconditionFailure("Deterministic execution: \(step) is not performed in place")
+    }
+  }
+
+  /// Performs steps on the main queue, in one block, from `first` until one must wait or ends
+  /// the run, and returns that one. Main-actor jobs run in place, the others beside them on the
+  /// same thread, and the idle run resumes its waiters there too: a run crosses threads only
+  /// when it starts, when it must wait (for outside work, or on a suspected deadlock), and
+  /// when it ends, instead of twice for every main-actor job.
+  private func runOnTheMainQueue(
+    startingWith first: Step, cancelBody: @escaping @Sendable () -> Void
+  ) -> Step {
+    let handOver = StepHandover(first)
+    DispatchQueue.main.async {
+      var step = handOver.step
+      while step.runsOnTheMainQueue {
+        self.perform(step, onMainQueue: true, cancelBody: cancelBody)
+        step = self.nextStep()
+      }
+      handOver.step = step
+      handOver.done.signal()
+    }
+    handOver.done.wait()
+    return handOver.step
   }
 
   /// The deadlock the run found and answered by cancelling the body, if any.
@@ -454,6 +511,25 @@ final class DeterministicRun: DeterministicRunIdleness {
         sleep.wakeUp.job, onMainActor: sleep.wakeUp.onMainActor, after: cancelled ? .zero : left)
     }
   }
+}
+
+extension DeterministicRun.Step {
+  /// Whether the step neither waits nor ends the run, so that it may run on the main queue.
+  var runsOnTheMainQueue: Bool {
+    switch self {
+    case .run, .resumeIdleWaiter, .dropCancelledSleeps, .autoAdvance: true
+    case .turns, .waitForOutsideWork, .finish, .stopSettling, .deadlock: false
+    }
+  }
+}
+
+/// A step handed from the main queue back to the driver thread, which waits for it.
+private final class StepHandover: @unchecked Sendable {
+  // `@unchecked Sendable`: written on the main queue before `done` is signalled, read by the
+  // driver after it has waited for `done`.
+  var step: DeterministicRun.Step
+  let done = DispatchSemaphore(value: 0)
+  init(_ step: DeterministicRun.Step) { self.step = step }
 }
 
 extension DeterministicRun.State {
@@ -526,3 +602,10 @@ extension DeterministicRun.State {
 private func enqueuedByATask() -> Bool {
   withUnsafeCurrentTask { $0 != nil }
 }
+
+/// `SCHEDULERS_DRIVER=thread`: the driver performs every step on its own thread, as before the
+/// main-queue driver, to compare the two. Read once.
+private let driverOnItsOwnThread: Bool = {
+  guard let value = getenv("SCHEDULERS_DRIVER") else { return false }
+  return String(cString: value) == "thread"
+}()
