@@ -13,8 +13,9 @@ public enum DeterministicExecution {}
 /// making "nothing left to run" exact, and `await scheduler.advance(by:)` deterministic.
 ///
 /// Inside the run, `@MainActor` code, `Task {}` created anywhere, actors, task groups and
-/// `AsyncStream`s all go through one queue, run one job at a time, in order, on the main
-/// queue: main-actor jobs in place, the others beside them. A test
+/// `AsyncStream`s all go through one queue, run one job at a time, in order (main-actor jobs
+/// on the main queue, the others on the run's driver thread, or in turns on the main queue
+/// with the main-queue backend). A test
 /// scheduler's async `TestScheduler/advance(by:)` then returns only when every task the step
 /// made runnable has run until it suspends on something not yet due, or finishes. No
 /// `Task.yield()`, no real-time waits:
