@@ -287,8 +287,10 @@ private func runDeterministically<R: Sendable>(
     reporting.recordThrown(report)
     throw DeterministicExecutionError(description: report, bodyIsStuck: false)
   }
-  await RunGate.shared.enter()
-  defer { RunGate.shared.leave() }
+  // Runs of different tests go side by side, except where they must take turns.
+  let takesTurns = !DeterministicExecution.runsGoSideBySide
+  if takesTurns { await RunGate.shared.enter() }
+  defer { if takesTurns { RunGate.shared.leave() } }
 
   let run = DeterministicRun(
     router: router, scheduleVirtualSleep: clock?.scheduleVirtualSleep,
@@ -305,34 +307,36 @@ private func runDeterministically<R: Sendable>(
   let bodyTask = Mutex<Task<Void, Never>?>(nil)
   let ending = await withTaskCancellationHandler {
     await withCheckedContinuation { (done: CheckedContinuation<DeterministicRun.Ending, Never>) in
-      DeterministicRun.activate(run)
-      router.beginRouting()
-      // Created while routing is active, so the body's first job is already on the run's
-      // queue. Not detached: the body inherits the caller's task-locals (the running test).
-      let task = Task {
-        run.adoptCurrentTask()
-        await warmUpPlainSleeps()
-        let result = await DeterministicRunHook.$current.withValue(run) {
-          do { return Result<R, any Error>.success(try await body()) } catch {
-            return .failure(error)
+      ActiveRuns.begin(run, takingEveryJob: takesTurns)
+      // Created as the run's (the task-local makes its first job the run's), so the body's
+      // first job is already on the run's queue. Not detached: the body inherits the caller's
+      // task-locals (the running test).
+      let task = DeterministicRunHook.$current.withValue(run) {
+        Task {
+          run.adoptCurrentTask()
+          // Outside the run's virtual clock: the warm-up is a real zero-length sleep.
+          await DeterministicRunHook.$current.withValue(nil) { await warmUpPlainSleeps() }
+          let result = await DeterministicRunHook.$current.withValue(run) {
+            do { return Result<R, any Error>.success(try await body()) } catch {
+              return .failure(error)
+            }
           }
+          outcome.value.withLock { $0 = result }
+          run.bodyDidFinish()
         }
-        outcome.value.withLock { $0 = result }
-        run.bodyDidFinish()
       }
       bodyTask.withLock { $0 = task }
       // A cancellation that came before the task was stored found nothing to cancel.
       if Task.isCancelled { task.cancel() }
       startDriverThread {
-        var ending = run.drive(cancelBody: { task.cancel() })
+        var ending = ActiveRuns.runningJobs(of: run) { run.drive(cancelBody: { task.cancel() }) }
         // Described before the run hands its sleeps back, which takes them off the scheduler.
         if case .finished(let unsettled) = ending {
           let leftovers = [unsettled, run.describeLeftovers()].compactMap { $0 }
           ending = .finished(
             leftovers: leftovers.isEmpty ? nil : leftovers.joined(separator: "; "))
         }
-        DeterministicRun.activate(nil)
-        router.endRouting()
+        ActiveRuns.end(run)
         run.forwardRemainingJobs()
         done.resume(returning: ending)
       }
@@ -378,40 +382,4 @@ private func warmUpPlainSleeps() async {
 
 private final class Outcome<R: Sendable>: Sendable {
   let value = Mutex<Result<R, any Error>?>(nil)
-}
-
-/// Lets one deterministic run in at a time; the others wait, suspended, in order.
-final class RunGate: Sendable {
-  static let shared = RunGate()
-
-  private struct State {
-    var busy = false
-    var waiters: [CheckedContinuation<Void, Never>] = []
-  }
-  private let state = Mutex(State())
-
-  func enter() async {
-    await withCheckedContinuation { continuation in
-      let enterNow = state.withLock { state -> Bool in
-        if !state.busy {
-          state.busy = true
-          return true
-        }
-        state.waiters.append(continuation)
-        return false
-      }
-      if enterNow { continuation.resume() }
-    }
-  }
-
-  func leave() {
-    let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-      if state.waiters.isEmpty {
-        state.busy = false
-        return nil
-      }
-      return state.waiters.removeFirst()
-    }
-    next?.resume()
-  }
 }

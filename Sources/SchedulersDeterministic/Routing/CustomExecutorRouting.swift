@@ -29,7 +29,7 @@
 
     var backend: DeterministicExecution.Backend { .customExecutors }
 
-    // The executors consult `DeterministicRun.active` on every job: nothing to switch.
+    // The executors ask `ActiveRuns` about every job: nothing to switch.
     func beginRouting() {}
     func endRouting() {}
     var takeoverReport: String? { nil }
@@ -74,8 +74,8 @@
     static let defaultExecutor: any TaskExecutor = RoutingTaskExecutor.shared
   }
 
-  /// What both routing executors share: send each job to the active run, or to the platform's
-  /// executor when no run is active.
+  /// What both routing executors share: send each job to the run it belongs to, or to the
+  /// platform's executor when it belongs to none (see `ActiveRuns`).
   @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
   protocol RoutingExecutor: SchedulingExecutor {
     /// The platform's executor, which gets every job outside runs.
@@ -88,8 +88,8 @@
   extension RoutingExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
       let unowned = UnownedJob(job)
-      if let run = DeterministicRun.active {
-        run.enqueue(unowned, onMainActor: routesMainActorJobs)
+      if let (run, ownership) = ActiveRuns.owner(of: unowned) {
+        run.enqueue(unowned, onMainActor: routesMainActorJobs, ownership: ownership)
       } else {
         platform.enqueue(ExecutorJob(unowned))
       }
@@ -116,7 +116,7 @@
       // Only the run's own tasks sleep on its virtual clock. This is called from the sleeping
       // task, so its task-locals tell whether it belongs to the run: the sleep of a test's
       // time limit, or of an unrelated test running in parallel, keeps real time.
-      if let run = DeterministicRun.active, DeterministicRun.current === run,
+      if let run = ActiveRuns.runOfCurrentTask,
         run.enqueue(
           job, onMainActor: routesMainActorJobs, after: delay as? Duration,
           fromDeadline: fromDeadline)
@@ -133,7 +133,7 @@
     }
   }
 
-  /// The global (default) executor: routes to the active run, or to the platform's.
+  /// The global (default) executor: routes to the job's run, or to the platform's.
   @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
   final class RoutingTaskExecutor: TaskExecutor, RoutingExecutor, @unchecked Sendable {
     // `@unchecked Sendable`: the only property is an immutable reference to a thread-safe
@@ -148,7 +148,7 @@
     }
   }
 
-  /// The main actor's executor: routes to the active run, or to the platform's main executor.
+  /// The main actor's executor: routes to the job's run, or to the platform's main executor.
   @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
   final class RoutingMainExecutor: MainExecutor, RoutingExecutor, @unchecked Sendable {
     // `@unchecked Sendable`: the only property is an immutable reference to a thread-safe

@@ -30,11 +30,11 @@ protocol JobRouter: Sendable {
   /// Which backend this is, as `DeterministicExecution.backend` reports it.
   var backend: DeterministicExecution.Backend { get }
 
-  /// Starts sending jobs to `DeterministicRun.active` (already set). Called before the body's
-  /// task is created, so the body's first job is routed.
+  /// Starts sending jobs to the runs in progress (`ActiveRuns`), when the first begins. Called
+  /// before the body's task is created, so the body's first job is routed.
   func beginRouting()
 
-  /// Stops sending jobs to runs (`DeterministicRun.active` is already cleared), and puts back
+  /// Stops sending jobs to runs (the last run in progress has just ended), and puts back
   /// what was there before the run.
   func endRouting()
 

@@ -5,13 +5,13 @@
 // - `swift_task_enqueueGlobal_hook` receives every job for the global executor;
 // - `swift_task_getMainExecutor_hook` makes the main actor's executor a serial executor of
 //   ours while a run routes (the main-executor enqueue hook is never called:
-//   swiftlang/swift issue 63104), which forwards to the platform's main executor when no run
-//   is active;
+//   swiftlang/swift issue 63104), which forwards to the platform's main executor a job that
+//   belongs to no run in progress;
 // - the delay and deadline hooks receive plain `Task.sleep`s, on runtimes before 6.3.
 //
 // The hooks are process-wide and other libraries set them too (swift-concurrency-extras'
-// `withMainSerialExecutor` sets the first): a run installs them when it starts, chains to what
-// was there before for every job that is not the run's, and restores it when it ends.
+// `withMainSerialExecutor` sets the first): the first run in progress installs them, every job
+// that belongs to no run goes on to what was there before, and the last run to end restores it.
 
 import Dispatch
 import Schedulers
@@ -140,8 +140,6 @@ import Synchronization
         routingMainActor
         ? find("swift_task_getMainExecutor_hook", as: GetMainExecutorHook.self) : nil
       if routingMainActor, getMainExecutorVariable == nil { return nil }
-      // Read before any hook of ours is set: the platform's own main executor.
-      _ = HookMainExecutor.platformMainExecutor
       return RuntimeHookRouter(
         routesMainActor: routingMainActor,
         enqueueGlobalVariable: enqueueGlobalVariable, delayVariable: delayVariable,
@@ -288,8 +286,8 @@ import Synchronization
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   extension RuntimeHookRouter {
     static let routedEnqueueGlobal: EnqueueGlobalHook = { job, original in
-      if let run = DeterministicRun.active {
-        run.enqueue(job, onMainActor: false)
+      if let (run, ownership) = ActiveRuns.owner(of: job) {
+        run.enqueue(job, onMainActor: false, ownership: ownership)
       } else if let router = hookRouter {
         router.forwardGlobal(job, original)
       } else {
@@ -314,7 +312,7 @@ import Synchronization
     // task, so its task-locals tell whether it belongs to the run. (Reached only on runtimes
     // before 6.3; see `runtimeCallsDelayHooks`.)
     static let routedDelay: DelayHook = { delay, job, original in
-      if let run = DeterministicRun.active, DeterministicRun.current === run,
+      if let run = ActiveRuns.runOfCurrentTask,
         run.enqueue(
           job, onMainActor: false, after: .nanoseconds(delay), fromDeadline: false)
       {
@@ -325,7 +323,7 @@ import Synchronization
 
     static let routedDeadline: DeadlineHook = {
       seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job, original in
-      if let run = DeterministicRun.active, DeterministicRun.current === run,
+      if let run = ActiveRuns.runOfCurrentTask,
         let delay = hookRouter?.delay(
           untilSeconds: seconds, nanoseconds: nanoseconds, clock: clock),
         run.enqueue(job, onMainActor: false, after: delay, fromDeadline: true)
@@ -342,34 +340,38 @@ import Synchronization
 
   }
 
-  /// The main actor's executor while a run routes: the run's queue while a run is active, the
-  /// platform's main executor otherwise (a task that suspended on the main actor during a run
-  /// keeps this executor, so it must keep working after the run).
+  /// The main actor's executor while runs route: the queue of the job's run while it is in
+  /// progress, the platform's main executor otherwise (a task that suspended on the main actor
+  /// during a run keeps this executor, so it must keep working after the run).
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   final class HookMainExecutor: SerialExecutor, @unchecked Sendable {
     // `@unchecked Sendable`: no stored state.
     static let shared = HookMainExecutor()
-
-    /// The platform's main executor, read before any hook of ours was set.
-    static let platformMainExecutor = MainActor.sharedUnownedExecutor
 
     func enqueue(_ job: consuming ExecutorJob) {
       enqueue(UnownedJob(job))
     }
 
     func enqueue(_ job: UnownedJob) {
-      if let run = DeterministicRun.active {
-        run.enqueue(job, onMainActor: true)
+      if let (run, ownership) = ActiveRuns.owner(of: job) {
+        run.enqueue(job, onMainActor: true, ownership: ownership)
       } else {
         enqueueOnPlatform(job)
       }
     }
 
     /// The platform's main executor is the main queue, on every platform with the hooks.
+    ///
+    /// The job runs as the main actor's executor is now: this one while runs route (the hook
+    /// answers with it), the platform's otherwise. Run as the platform's while the hook
+    /// answers with this one, main-actor code of a test beside a run would see two main
+    /// executors, and hop from one to the other at its next call to a function isolated to
+    /// the main actor, letting other main-actor jobs run first (a `@MainActor` test's
+    /// `waitForNextScheduledAction()` then counted the very action it was to wait for).
     func enqueueOnPlatform(_ job: UnownedJob) {
       let job = UncheckedSendable(job)
       DispatchQueue.main.async {
-        job.value.runSynchronously(on: HookMainExecutor.platformMainExecutor)
+        job.value.runSynchronously(on: MainActor.sharedUnownedExecutor)
       }
     }
 
@@ -394,7 +396,7 @@ import Synchronization
   }()
 
   /// The task executor the run's global jobs run on: what they enqueue on it (`Task.yield()`)
-  /// comes back to the run, or goes to the global executor when no run is active.
+  /// comes back to the run, or goes to the global executor when it belongs to no run.
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   final class HookTaskExecutor: TaskExecutor, @unchecked Sendable {
     // `@unchecked Sendable`: no stored state.
@@ -402,8 +404,8 @@ import Synchronization
 
     func enqueue(_ job: consuming ExecutorJob) {
       let job = UnownedJob(job)
-      if let run = DeterministicRun.active {
-        run.enqueue(job, onMainActor: false)
+      if let (run, ownership) = ActiveRuns.owner(of: job) {
+        run.enqueue(job, onMainActor: false, ownership: ownership)
       } else {
         // Only the hooks router runs jobs on this executor, so it is the process's router.
         hookRouter?.enqueueGlobal(job)

@@ -10,8 +10,9 @@ import Synchronization
   import Musl
 #endif
 
-/// One deterministic run: a FIFO of every job of the process, drained by one driver thread
-/// (main-actor jobs run on the main queue while the driver waits).
+/// One deterministic run: a FIFO of every job of its test (see `ActiveRuns` for which jobs
+/// those are), drained by one driver thread (main-actor jobs run on the main queue while the
+/// driver waits).
 ///
 /// Because every job goes through this queue, "the queue is empty" is an exact idle signal:
 /// nothing in the run can make progress until someone resumes a continuation. The test
@@ -27,11 +28,10 @@ final class DeterministicRun: DeterministicRunIdleness {
   struct QueuedJob {
     var job: UnownedJob
     var onMainActor: Bool
-    /// Whether the job is the run's own (enqueued by one of its tasks, a task it saw before, or
-    /// the runtime with no task current: a hop back from an actor, a wake-up), as opposed to a
-    /// job that a task of an unrelated test running in parallel enqueued: an exploring run
-    /// reorders only its own, so that the same seed makes the same choices whatever else runs.
-    var isTheRuns = true
+    /// Whether an exploring run may reorder the job: not one that a run taking every job (where
+    /// runs take turns) took from a task of a test that is not in a run, so that the same seed
+    /// makes the same choices whatever else runs.
+    var mayBeReordered = true
   }
 
   struct State {
@@ -50,10 +50,8 @@ final class DeterministicRun: DeterministicRunIdleness {
     /// Set when the run has ended and handed its jobs back: later jobs are refused.
     var isClosed = false
     /// When the grace for a run that looks deadlocked runs out (see `foreignExecutorGrace`);
-    /// `nil` while the run is not suspected. Only the run's own progress resets it.
+    /// `nil` while the run is not suspected. Any job of the run resets it.
     var graceDeadline: DispatchTime?
-    /// The addresses of the run's own tasks (see `enqueue`).
-    var runTasks: Set<UInt> = []
     /// Plain `Task.sleep`s of the run's tasks waiting on the virtual clock, by id.
     var plainSleeps: [UInt64: PlainSleep] = [:]
     /// The ids of `plainSleeps`, by the address of the sleeping task: a sleeping task that is
@@ -76,11 +74,8 @@ final class DeterministicRun: DeterministicRunIdleness {
 
   let state = Mutex(State())
   private let wakeDriver = DispatchSemaphore(value: 0)
-  /// Mirrors `state.graceDeadline != nil`, so that enqueueing reads a task-local (to tell the
-  /// run's own jobs from those of unrelated tests) only while the run is suspected.
-  private let suspected = Atomic<Bool>(false)
-  /// Set when the body has finished: from then on the run takes only its own tasks' jobs.
-  private let bodyHasFinished = Atomic<Bool>(false)
+  /// Whether the run is in progress, so that jobs are routed to it (see `ActiveRuns`).
+  let isActive = Atomic<Bool>(false)
   /// When the job now running started, in real and in thread CPU time: how long it has waited
   /// unscheduled bounds the error in a plain sleep's deadline (see `PlainSleeps`).
   let jobStart = JobStart()
@@ -128,54 +123,37 @@ final class DeterministicRun: DeterministicRunIdleness {
     self.autoAdvance = autoAdvance
   }
 
-  // MARK: The active run
-
-  // Routing is process-wide by nature: the runtime has one global and one main executor. The
-  // active run is therefore global state, set and cleared only by `withDeterministicExecution`,
-  // which never lets two runs overlap.
-  private static let activeRun = Mutex<DeterministicRun?>(nil)
-
-  static var active: DeterministicRun? { activeRun.withLock { $0 } }
-
-  static func activate(_ run: DeterministicRun?) { activeRun.withLock { $0 = run } }
-
   // MARK: Enqueueing
 
   /// Queues a job, unless the run has closed: a thread may have read `active` just before the
   /// run ended, and its job must then go to whoever is in charge now rather than be lost.
-  func enqueue(_ job: UnownedJob, onMainActor: Bool) {
-    // Which jobs are the run's own: those enqueued by one of its tasks (creating or resuming a
-    // task), and, since the runtime enqueues some jobs where no task is current (a task's
-    // wake-up from a sleep, a yield, a hop back from an actor with its own executor), the
-    // tasks it saw enqueued that way before, by address.
-    //
-    // While the run looks deadlocked, a job of its own is progress and restarts the grace;
-    // jobs of unrelated tests running in parallel are not, so they cannot put the report off.
-    // Once the body has finished, the run only lets its own tasks settle: other jobs go to the
-    // platform's executors, or a test that keeps yielding elsewhere would keep this run from
-    // ever ending.
-    let fromRunTask = DeterministicRun.current === self
-    let askWhose = suspected.load(ordering: .relaxed) || bodyHasFinished.load(ordering: .relaxed)
-    let address = unsafeBitCast(job, to: UInt.self)
+  /// `ownership` says whether the job is the run's own (`ActiveRuns.owner(of:)`), or one that a
+  /// run taking every job takes from elsewhere. A job of its own is progress, and restarts the grace of a run that looks deadlocked; another is not, so that
+  /// an unrelated test that keeps polling cannot put the report off. Once the body has
+  /// finished, the run only lets its own tasks settle: other jobs go to the platform's
+  /// executors, or a test that keeps yielding elsewhere would keep this run from ever ending.
+  func enqueue(
+    _ job: UnownedJob, onMainActor: Bool, ownership: ActiveRuns.Ownership = .own
+  ) {
+    // A task a task of the run enqueues is the run's: its later jobs may come where no task
+    // is current (a wake-up from a real-time sleep, a resumption from a Dispatch callback),
+    // and are then known by address.
+    if DeterministicRun.current === self {
+      ActiveRuns.noteTask(unsafeBitCast(job, to: UInt.self), of: self)
+    }
     enum Outcome {
       case queued(wake: Bool, cancelledSleep: PlainSleep?)
-      case refused, notTheRuns
+      case refused, notItsOwn
     }
     let outcome = state.withLock { state -> Outcome in
       guard !state.isClosed else { return .refused }
-      if fromRunTask { state.runTasks.insert(address) }
+      if !ownership.isItsOwn, state.bodyFinished { return .notItsOwn }
       state.chooser?.noteEnqueue(job)
-      if askWhose {
-        let isTheRuns = fromRunTask || state.runTasks.contains(address)
-        if state.bodyFinished, !isTheRuns { return .notTheRuns }
-        if isTheRuns { state.clearSuspicion(suspected) }
-      }
+      if ownership.isItsOwn { state.clearSuspicion() }
       let cancelledSleep = dropWakeUpIfCancelled(job, &state)
       state.jobs.append(
         QueuedJob(
-          job: job, onMainActor: onMainActor,
-          isTheRuns: state.chooser == nil || fromRunTask || state.runTasks.contains(address)
-            || !enqueuedByATask()))
+          job: job, onMainActor: onMainActor, mayBeReordered: ownership.mayBeReordered))
       if let cancelledSleep { state.jobs.append(cancelledSleep.wakeUp) }
       defer { state.driverIsWaiting = false }
       return .queued(wake: state.driverIsWaiting, cancelledSleep: cancelledSleep)
@@ -183,7 +161,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     switch outcome {
     case .refused:
       router.reenqueue(job, onMainActor: onMainActor)
-    case .notTheRuns:
+    case .notItsOwn:
       router.forwardToPlatform(job, onMainActor: onMainActor)
     case .queued(let wake, let cancelledSleep):
       // Outside the run's lock: the test scheduler takes its own.
@@ -196,13 +174,13 @@ final class DeterministicRun: DeterministicRunIdleness {
   func adoptCurrentTask() {
     guard let address = withUnsafeCurrentTask(body: { $0.map { unsafeBitCast($0, to: UInt.self) } })
     else { return }
-    state.withLock { _ = $0.runTasks.insert(address) }
+    ActiveRuns.noteTask(address, of: self)
   }
 
-  /// Enqueues on this run while it is active; once it has ended, on whatever is active now
-  /// (the platform executors, or a later run), so no job is ever lost.
+  /// Enqueues on this run while it is in progress; once it has ended, on whoever is in charge
+  /// now (the platform executors, or another run), so no job is ever lost.
   func enqueueOrForward(_ job: UnownedJob, onMainActor: Bool) {
-    if DeterministicRun.active === self {
+    if isActive.load(ordering: .acquiring) {
       enqueue(job, onMainActor: onMainActor)
     } else {
       router.reenqueue(job, onMainActor: onMainActor)
@@ -229,7 +207,7 @@ final class DeterministicRun: DeterministicRunIdleness {
       state.outsideWork -= 1
       state.autoAdvance.foundNothing = false
       state.mainQueueSettled = false
-      state.clearSuspicion(suspected)
+      state.clearSuspicion()
       defer { state.driverIsWaiting = false }
       return state.driverIsWaiting
     }
@@ -239,7 +217,6 @@ final class DeterministicRun: DeterministicRunIdleness {
   func bodyDidFinish() {
     // Background work ends with the body: cancelled, then settled like any task it left.
     for task in state.withLock({ $0.backgroundTasks }) { task.cancel() }
-    bodyHasFinished.store(true, ordering: .relaxed)
     let wake = state.withLock { state -> Bool in
       state.bodyFinished = true
       state.mainQueueSettled = false
@@ -274,9 +251,10 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// actor with its own executor (a custom `SerialExecutor`, whose jobs the run does not see)
   /// before it believes it and reports the deadlock.
   ///
-  /// A bounded total: jobs that arrive meanwhile are run, but only a job enqueued by one of the
-  /// run's own tasks, the end of outside work, or the body going on starts it again. Jobs of
-  /// unrelated tests running in parallel (a poller's sleeps, say) cannot put the report off.
+  /// A bounded total: jobs of the run's own that arrive meanwhile are run and start it again,
+  /// as do the end of outside work and the body going on. Jobs of unrelated tests running in
+  /// parallel (a poller's sleeps, say) cannot put the report off: they never reach a run side
+  /// by side, and a run that takes every job runs them without starting the grace again.
   static let foreignExecutorGrace: Duration = .milliseconds(100)
 
   /// Drains the run's jobs on the calling thread until the body has finished and nothing is
@@ -312,12 +290,12 @@ final class DeterministicRun: DeterministicRunIdleness {
             """)
       case .deadlock(let cancelledBefore, let graceEnds):
         // A job that arrives meanwhile (back from a foreign executor, or of an unrelated test
-        // running in parallel) is run, and the question asked again; the grace goes on
+        // where runs take turns) is run, and the question asked again; the grace goes on
         // running out unless the job was the run's own.
         if wakeDriver.wait(timeout: graceEnds) == .success { continue }
         state.withLock {
           $0.driverIsWaiting = false
-          $0.clearSuspicion(suspected)
+          $0.clearSuspicion()
         }
         if cancelledBefore {
           return .deadlocked(
@@ -362,7 +340,7 @@ final class DeterministicRun: DeterministicRunIdleness {
       }
       if !state.idleWaiters.isEmpty {
         // The body (or a task of the run) goes on: whatever looked like a deadlock was not.
-        state.clearSuspicion(suspected)
+        state.clearSuspicion()
         state.autoAdvance.foundNothing = false
         return .resumeIdleWaiter(state.idleWaiters.removeFirst())
       }
@@ -381,7 +359,6 @@ final class DeterministicRun: DeterministicRunIdleness {
       if state.graceDeadline == nil {
         state.graceDeadline =
           .now() + .nanoseconds(Nanoseconds.saturating(Self.foreignExecutorGrace))
-        suspected.store(true, ordering: .relaxed)
       }
       return .deadlock(
         cancelledBefore: state.cancelledBodyForDeadlock, graceEnds: state.graceDeadline!)
@@ -401,8 +378,10 @@ final class DeterministicRun: DeterministicRunIdleness {
         // the run still runs one job at a time, in order.
         let job = queued.job
         DispatchQueue.main.sync {
-          if tracksPlainSleeps { jobStart.markStart() }
-          router.run(job, onMainActor: true)
+          ActiveRuns.runningJobs(of: self) {
+            if tracksPlainSleeps { jobStart.markStart() }
+            router.run(job, onMainActor: true)
+          }
         }
       } else {
         if tracksPlainSleeps { jobStart.markStart() }
@@ -436,9 +415,11 @@ final class DeterministicRun: DeterministicRunIdleness {
     let handOver = StepHandover(first)
     DispatchQueue.main.async {
       var step = handOver.step
-      while step.runsOnTheMainQueue {
-        self.perform(step, onMainQueue: true, cancelBody: cancelBody)
-        step = self.nextStep()
+      ActiveRuns.runningJobs(of: self) {
+        while step.runsOnTheMainQueue {
+          self.perform(step, onMainQueue: true, cancelBody: cancelBody)
+          step = self.nextStep()
+        }
       }
       handOver.step = step
       handOver.done.signal()
@@ -559,10 +540,11 @@ extension DeterministicRun.State {
 
   /// Takes the job `chooser` picks among the legal next ones: every queued job of the run's
   /// own that is not a main-actor job, and the first main-actor job if it is the run's (the
-  /// main actor keeps its order). A job of an unrelated test at the head of the queue runs
-  /// first, unchosen: the choices, and so what a seed replays, depend on the run's jobs alone.
+  /// main actor keeps its order). A job of an unrelated test at the head of the queue (where
+  /// runs take turns) runs first, unchosen: the choices, and so what a seed replays, depend on
+  /// the run's jobs alone.
   private mutating func takeChosenJob(_ chooser: ScheduleChooser) -> DeterministicRun.QueuedJob {
-    if !jobs[head].isTheRuns {
+    if !jobs[head].mayBeReordered {
       let job = jobs[head]
       head += 1
       if head == jobs.count {
@@ -578,7 +560,7 @@ extension DeterministicRun.State {
         if sawMainActorJob { continue }
         sawMainActorJob = true
       }
-      if jobs[index].isTheRuns { candidates.append(index) }
+      if jobs[index].mayBeReordered { candidates.append(index) }
     }
     let chosen = candidates[chooser.choose(among: candidates.map { jobs[$0].job })]
     let job = jobs.remove(at: chosen)
@@ -591,17 +573,10 @@ extension DeterministicRun.State {
   }
 
   /// The run made progress: it no longer looks deadlocked.
-  mutating func clearSuspicion(_ flag: borrowing Atomic<Bool>) {
-    guard graceDeadline != nil else { return }
+  mutating func clearSuspicion() {
     graceDeadline = nil
-    flag.store(false, ordering: .relaxed)
   }
 
-}
-
-/// Whether a task is running on this thread.
-private func enqueuedByATask() -> Bool {
-  withUnsafeCurrentTask { $0 != nil }
 }
 
 /// `SCHEDULERS_DRIVER=main-queue`: the driver performs its steps on the main queue. Read once.

@@ -166,25 +166,6 @@ struct DeterministicExecutionTests {
     #expect(value == 7)
   }
 
-  @Test func runsNeverOverlap() async throws {
-    let log = Recorder<String>()
-    async let first: Void = withDeterministicExecution {
-      log.append("first starts")
-      await withOutsideWork { await dispatchHop() }
-      log.append("first ends")
-    }
-    async let second: Void = withDeterministicExecution {
-      log.append("second starts")
-      await withOutsideWork { await dispatchHop() }
-      log.append("second ends")
-    }
-    _ = try await (first, second)
-    let values = log.values
-    #expect(
-      values == ["first starts", "first ends", "second starts", "second ends"]
-        || values == ["second starts", "second ends", "first starts", "first ends"])
-  }
-
   @Test func theProcessBehavesNormallyAfterARun() async throws {
     try await withDeterministicExecution { @MainActor in
       assumeMainActorIsolation()

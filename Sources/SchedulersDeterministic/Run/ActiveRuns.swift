@@ -1,0 +1,155 @@
+import Synchronization
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The deterministic runs in progress, and which of them a job belongs to.
+///
+/// Runs of different tests proceed side by side, each with its own queue and driver: a job goes
+/// to the run it belongs to, and a job that belongs to none (a test not in a run, the test
+/// framework's own work) goes to the platform's executors, as if no run were in progress. A job
+/// belongs to a run when, in this order:
+/// 1. a task of the run enqueues it (the task-local `DeterministicRun.current`): a task it
+///    creates, a continuation it resumes, an actor it calls;
+/// 2. no task is current and the thread is running the run's jobs (its driver thread, or the
+///    main queue while it runs a main-actor job of the run): a hop back from an actor, an
+///    actor's next turn, a continuation resumed by synchronous code;
+/// 3. it is a task the run enqueued before (by address): a wake-up from a real-time sleep, a
+///    continuation resumed from a Dispatch callback or another test's task.
+///
+/// A continuation of one run resumed by a task of another goes to the resuming run, which then
+/// runs that one job (rule 1 cannot tell it from a task the resuming run creates); resumed from
+/// a Dispatch callback, it goes to its own run.
+///
+/// Where runs take turns (`RunGate`), the one in progress takes every job, as if it were the
+/// only code in the process: the main-queue backend cannot tell its own main-actor tasks from
+/// others', so it must see the jobs they cause whatever their task.
+///
+/// The main actor is one serial executor for the whole process: two runs' main-actor jobs take
+/// turns on the main queue, each run's in its own order, so neither run's order depends on
+/// the other's. What two runs cannot keep apart is state they share: an actor both use (a
+/// global actor other than the main actor, a singleton) drains both runs' tasks on whichever
+/// run's thread reached it first; tests that share one should take turns (`.serialized`).
+enum ActiveRuns {
+  private struct State {
+    var runs: [DeterministicRun] = []
+    /// The run in progress where runs take turns: it takes every job.
+    var takingEveryJob: DeterministicRun?
+    /// The run each task seen so far belongs to, by the task's address (rule 3).
+    var owners: [UInt: DeterministicRun] = [:]
+  }
+  private static let state = Mutex(State())
+  /// Mirrors `state.runs.count`, so that a job enqueued while no run is in progress (most of a
+  /// process's life) takes no lock.
+  private static let count = Atomic<Int>(0)
+
+  /// Starts routing `run`'s jobs to it; the first run in progress starts the router's routing.
+  static func begin(_ run: DeterministicRun, takingEveryJob: Bool) {
+    state.withLock { state in
+      if state.runs.isEmpty { run.router.beginRouting() }
+      precondition(
+        !takingEveryJob || state.runs.isEmpty,
+        "Deterministic execution: a run that takes turns began beside another")
+      if takingEveryJob { state.takingEveryJob = run }
+      state.runs.append(run)
+      run.isActive.store(true, ordering: .releasing)
+      count.add(1, ordering: .relaxed)
+    }
+  }
+
+  /// Stops routing jobs to `run` (those it still holds are handed back by the run); the last
+  /// run to end stops the router's routing.
+  static func end(_ run: DeterministicRun) {
+    state.withLock { state in
+      run.isActive.store(false, ordering: .releasing)
+      state.runs.removeAll { $0 === run }
+      if state.takingEveryJob === run { state.takingEveryJob = nil }
+      state.owners = state.owners.filter { $0.value !== run }
+      count.subtract(1, ordering: .relaxed)
+      if state.runs.isEmpty { run.router.endRouting() }
+    }
+  }
+
+  /// Records that the task at `address` belongs to `run` (rule 3).
+  static func noteTask(_ address: UInt, of run: DeterministicRun) {
+    state.withLock { $0.owners[address] = run }
+  }
+
+  /// How a job came to the run it goes to.
+  enum Ownership {
+    /// The run's own, by the rules above.
+    case own
+    /// Taken by a run that takes every job, enqueued where no task was current (a wake-up, a
+    /// hop back): perhaps the run's, so an exploring run reorders it, but not progress.
+    case takenWithoutATask
+    /// Taken by a run that takes every job from a task of no run.
+    case taken
+
+    var isItsOwn: Bool { self == .own }
+    /// Whether an exploring run may reorder it (see `DeterministicRun.QueuedJob`).
+    var mayBeReordered: Bool { self != .taken }
+  }
+
+  /// The run a job enqueued now goes to, and how; `nil` when no run in progress takes it.
+  static func owner(of job: UnownedJob) -> (run: DeterministicRun, ownership: Ownership)? {
+    guard count.load(ordering: .relaxed) > 0 else { return nil }
+    // Rule 2 only where no task is current: a task of no run that the run runs anyway (one
+    // misrouted by rule 3, its address a reused one) would otherwise take every task it
+    // creates into the run with it.
+    let taskIsCurrent = withUnsafeCurrentTask { $0 != nil }
+    if taskIsCurrent, let run = DeterministicRun.current, run.isActive.load(ordering: .acquiring) {
+      return (run, .own)
+    }
+    if !taskIsCurrent, let run = threadsRun(), run.isActive.load(ordering: .acquiring) {
+      return (run, .own)
+    }
+    let address = unsafeBitCast(job, to: UInt.self)
+    return state.withLock { state in
+      if let run = state.owners[address] { return (run, .own) }
+      return state.takingEveryJob.map { ($0, taskIsCurrent ? .taken : .takenWithoutATask) }
+    }
+  }
+
+  /// The run whose own task enqueues now, while that run is in progress: where a plain sleep of
+  /// that task goes (on the run's virtual clock); `nil` for every other task.
+  static var runOfCurrentTask: DeterministicRun? {
+    guard count.load(ordering: .relaxed) > 0, let run = DeterministicRun.current,
+      run.isActive.load(ordering: .acquiring)
+    else { return nil }
+    return run
+  }
+
+  // MARK: The run a thread is running jobs for (rule 2)
+
+  /// Runs `body` with the calling thread marked as running `run`'s jobs.
+  ///
+  /// Not where runs take turns: the run in progress takes every job anyway, and tells its own
+  /// by task and address only, since a job of an unrelated test that it runs enqueues with no
+  /// task current too (a poller's next sleep), and must not count as the run's progress.
+  static func runningJobs<R>(of run: DeterministicRun, _ body: () throws -> R) rethrows -> R {
+    guard DeterministicExecution.runsGoSideBySide else { return try body() }
+    let previous = pthread_getspecific(threadsRunKey)
+    pthread_setspecific(threadsRunKey, Unmanaged.passUnretained(run).toOpaque())
+    defer { pthread_setspecific(threadsRunKey, previous) }
+    return try body()
+  }
+
+  private static func threadsRun() -> DeterministicRun? {
+    guard let pointer = pthread_getspecific(threadsRunKey) else { return nil }
+    return Unmanaged<DeterministicRun>.fromOpaque(pointer).takeUnretainedValue()
+  }
+}
+
+/// The thread-specific slot of `ActiveRuns.runningJobs`: unretained, since the run outlives
+/// every block that sets it.
+private let threadsRunKey: pthread_key_t = {
+  var key = pthread_key_t()
+  let status = pthread_key_create(&key, nil)
+  precondition(status == 0, "Deterministic execution: could not create a thread key (\(status))")
+  return key
+}()
