@@ -53,14 +53,16 @@ let package = Package(
       ]
     ),
     .target(name: "HeapStatistics"),
+    // The spinning processes of the "loaded" rows, one definition for every table that has them.
+    .target(name: "BenchmarkLoad"),
     // Schedules per second of exploration, on the stories' tests.
-    .executableTarget(name: "explore-bench", dependencies: ["SchedulersStories"]),
+    .executableTarget(name: "explore-bench", dependencies: ["SchedulersStories", "BenchmarkLoad"]),
     .executableTarget(
       name: "peer-bench",
       dependencies: [
         .product(name: "_ScheduleBenchWorkloads", package: "swift-schedulers"),
         "CombineSchedulersWorkloads", "SwiftClocksWorkloads", "HeapStatistics",
-        "SchedulersStories", "AsyncAlgorithmsWorkloads",
+        "SchedulersStories", "AsyncAlgorithmsWorkloads", "BenchmarkLoad",
       ]
     ),
   ],
