@@ -57,6 +57,15 @@ let package = Package(
     .target(name: "BenchmarkLoad"),
     // Schedules per second of exploration, on the stories' tests.
     .executableTarget(name: "explore-bench", dependencies: ["SchedulersStories", "BenchmarkLoad"]),
+    // A suite of the stories' tests in one task group: runs side by side against runs taking
+    // turns, and against combine-schedulers' suite in withMainSerialExecutor.
+    .executableTarget(
+      name: "suite-bench",
+      dependencies: [
+        "SchedulersStories", "CombineSchedulersWorkloads",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
     .executableTarget(
       name: "peer-bench",
       dependencies: [
