@@ -53,14 +53,25 @@ let package = Package(
       ]
     ),
     .target(name: "HeapStatistics"),
+    // The spinning processes of the "loaded" rows, one definition for every table that has them.
+    .target(name: "BenchmarkLoad"),
     // Schedules per second of exploration, on the stories' tests.
-    .executableTarget(name: "explore-bench", dependencies: ["SchedulersStories"]),
+    .executableTarget(name: "explore-bench", dependencies: ["SchedulersStories", "BenchmarkLoad"]),
+    // A suite of the stories' tests in one task group: runs side by side against runs taking
+    // turns, and against combine-schedulers' suite in withMainSerialExecutor.
+    .executableTarget(
+      name: "suite-bench",
+      dependencies: [
+        "SchedulersStories", "CombineSchedulersWorkloads",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
     .executableTarget(
       name: "peer-bench",
       dependencies: [
         .product(name: "_ScheduleBenchWorkloads", package: "swift-schedulers"),
         "CombineSchedulersWorkloads", "SwiftClocksWorkloads", "HeapStatistics",
-        "SchedulersStories", "AsyncAlgorithmsWorkloads",
+        "SchedulersStories", "AsyncAlgorithmsWorkloads", "BenchmarkLoad",
       ]
     ),
   ],

@@ -57,6 +57,41 @@ public enum CombineSchedulersStories {
     return passed
   }
 
+  // The same stories with their models on actors of their own, from bodies that are not
+  // main-actor code. Only inside `withMainSerialExecutor`, which sends the actors' jobs to the
+  // main thread too: without it, `megaYield` cannot know when another thread has run them.
+
+  /// The debounced search, its model on an actor, on combine-schedulers' `TestScheduler`.
+  public static func debouncedSearchOffMainActor() async -> Bool {
+    let scheduler = DispatchQueue.test
+    let model = DebouncedSearchActor(
+      sleep: { try await scheduler.sleep(for: .nanoseconds(nanoseconds($0))) }, api: SearchAPI())
+    return await debouncedSearchActorTest(model) {
+      await scheduler.advance(by: .nanoseconds(nanoseconds($0)))
+    }
+  }
+
+  /// The countdown, its model on an actor, on combine-schedulers' `TestScheduler`.
+  public static func countdownOffMainActor() async -> Bool {
+    let scheduler = DispatchQueue.test
+    let model = CountdownActor(sleep: {
+      try await scheduler.sleep(for: .nanoseconds(nanoseconds($0)))
+    })
+    return await countdownActorTest(model) {
+      await scheduler.advance(by: .nanoseconds(nanoseconds($0)))
+    }
+  }
+
+  /// The view state, its model on an actor, on combine-schedulers' `TestScheduler`.
+  public static func viewStateOffMainActor() async -> Bool {
+    let scheduler = DispatchQueue.test
+    let model = ProfileViewActor(
+      sleep: { try await scheduler.sleep(for: .nanoseconds(nanoseconds($0))) }, api: ProfileAPI())
+    return await viewStateActorTest(model) {
+      await scheduler.advance(by: .nanoseconds(nanoseconds($0)))
+    }
+  }
+
   static func nanoseconds(_ duration: Duration) -> Int {
     Int(duration.components.seconds) * 1_000_000_000
       + Int(duration.components.attoseconds / 1_000_000_000)

@@ -38,4 +38,40 @@ public enum SchedulersStories {
     }
     return passed ?? false
   }
+
+  // The same stories with their models on actors of their own (`StoryModels`' `…Actor`
+  // types), from bodies that are not main-actor code: the tests whose runs need the main
+  // queue least.
+
+  /// The debounced search, its model on an actor, under `withDeterministicExecution(scheduler:)`.
+  public static func debouncedSearchOffMainActor() async -> Bool {
+    let scheduler = DispatchQueue.test
+    let passed = try? await withDeterministicExecution(scheduler: scheduler) {
+      let model = DebouncedSearchActor(
+        sleep: { try await scheduler.sleep(for: .duration($0)) }, api: SearchAPI())
+      return await debouncedSearchActorTest(model) { await scheduler.advance(by: .duration($0)) }
+    }
+    return passed ?? false
+  }
+
+  /// The countdown, its model on an actor, under `withDeterministicExecution(scheduler:)`.
+  public static func countdownOffMainActor() async -> Bool {
+    let scheduler = DispatchQueue.test
+    let passed = try? await withDeterministicExecution(scheduler: scheduler) {
+      let model = CountdownActor(sleep: { try await scheduler.sleep(for: .duration($0)) })
+      return await countdownActorTest(model) { await scheduler.advance(by: .duration($0)) }
+    }
+    return passed ?? false
+  }
+
+  /// The view state, its model on an actor, under `withDeterministicExecution(scheduler:)`.
+  public static func viewStateOffMainActor() async -> Bool {
+    let scheduler = DispatchQueue.test
+    let passed = try? await withDeterministicExecution(scheduler: scheduler) {
+      let model = ProfileViewActor(
+        sleep: { try await scheduler.sleep(for: .duration($0)) }, api: ProfileAPI())
+      return await viewStateActorTest(model) { await scheduler.advance(by: .duration($0)) }
+    }
+    return passed ?? false
+  }
 }

@@ -51,3 +51,46 @@ public actor SearchAPI {
   model.stop()
   return passed
 }
+
+/// The debounced search's model on an actor of its own instead of the main actor, for tests
+/// whose body is not main-actor code: the same debounce task (isolated to the actor), the same
+/// API hop.
+public actor DebouncedSearchActor {
+  public private(set) var results: [String] = []
+  public private(set) var searches = 0
+  private var pending: Task<Void, Never>?
+  private let sleep: @Sendable (Duration) async throws -> Void
+  private let api: SearchAPI
+
+  public init(sleep: @escaping @Sendable (Duration) async throws -> Void, api: SearchAPI) {
+    self.sleep = sleep
+    self.api = api
+  }
+
+  public func queryChanged(_ query: String) {
+    pending?.cancel()
+    pending = Task {
+      do { try await sleep(.milliseconds(300)) } catch { return }
+      searches += 1
+      results = await api.search(query)
+    }
+  }
+
+  public func stop() { pending?.cancel() }
+}
+
+/// `debouncedSearchTest` for the actor's model, from a body that is not main-actor code: the
+/// same keystrokes and the same check, each an `await` on the actor.
+public func debouncedSearchActorTest(
+  _ model: DebouncedSearchActor, advance: (Duration) async -> Void
+) async -> Bool {
+  await model.queryChanged("s")
+  await advance(.milliseconds(100))
+  await model.queryChanged("sw")
+  await advance(.milliseconds(100))
+  await model.queryChanged("swift")
+  await advance(.milliseconds(300))
+  let (results, searches) = (await model.results, await model.searches)
+  await model.stop()
+  return results == ["swift result"] && searches == 1
+}

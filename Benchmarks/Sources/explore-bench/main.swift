@@ -5,6 +5,7 @@
 //
 //   swift run -c release --package-path Benchmarks explore-bench [--schedules N] [--no-load]
 
+import BenchmarkLoad
 import Foundation
 import SchedulersStories
 
@@ -34,23 +35,6 @@ let stories: [(name: String, test: @MainActor () async -> Bool)] = [
   ("view state, cancel", SchedulersStories.viewState),
   ("debounced search", SchedulersStories.debouncedSearch),
 ]
-
-/// Spinners that keep every core busy (the same load as the story table's).
-func startLoad() -> [Process] {
-  (0..<ProcessInfo.processInfo.activeProcessorCount).compactMap { _ in
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "while :; do :; done"]
-    return (try? process.run()).map { process }
-  }
-}
-
-func stopLoad(_ spinners: [Process]) {
-  for spinner in spinners where spinner.isRunning {
-    kill(spinner.processIdentifier, SIGKILL)
-    spinner.waitUntilExit()
-  }
-}
 
 print("| story | machine | schedules | passed | schedules per second |")
 print("| --- | --- | --- | --- | --- |")

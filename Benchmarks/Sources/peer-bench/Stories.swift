@@ -4,6 +4,7 @@
 // test (wall clock: median and p99) and counted (how many runs saw the right outcome), first
 // on an otherwise idle machine, then with both cores kept busy by two other processes.
 
+import BenchmarkLoad
 import CombineSchedulersWorkloads
 import Foundation
 import ScheduleBenchWorkloads
@@ -91,24 +92,6 @@ func measureStory(_ way: StoryWay, repetitions: Int) async -> (times: [Duration]
     times.append(clock.now - start)
   }
   return (times.sorted(), passed)
-}
-
-/// Two processes that spin until terminated: "both cores busy".
-func startLoad() -> [Process] {
-  (0..<ProcessInfo.processInfo.activeProcessorCount).compactMap { _ in
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "while :; do :; done"]
-    return (try? process.run()).map { process }
-  }
-}
-
-/// Kills the spinners and waits for them (`terminate()` left them running here).
-func stopLoad(_ spinners: [Process]) {
-  for spinner in spinners where spinner.isRunning {
-    kill(spinner.processIdentifier, SIGKILL)
-    spinner.waitUntilExit()
-  }
 }
 
 @MainActor
