@@ -10,17 +10,19 @@ import Synchronization
 
 extension DeterministicExecution {
   /// Whether deterministic runs of different tests proceed side by side in this process, as
-  /// Swift Testing runs tests in parallel, rather than one at a time.
+  /// Swift Testing runs tests in parallel, rather than taking turns, one at a time.
   ///
-  /// True wherever a backend routes jobs, except with
+  /// Runs take turns unless the environment variable `SCHEDULERS_RUNS=side-by-side` is set
+  /// (read once, at the first run), and always with
   /// ``DeterministicExecution/Backend/globalHookAndMainQueue`` (Apple's 18 to 25 generations),
   /// whose runs decide "nothing left to run" from turns on the main queue that another run's
-  /// main-actor jobs would disturb, and under `SCHEDULERS_RUNS=take-turns`. Each run side by
-  /// side is exact about its own jobs and reports its own deadlock; the main actor stays one
-  /// serial executor, on which the runs' main-actor jobs take turns, each run's in its own
-  /// order. Tests that share an actor (a global actor other than the main actor, a singleton)
-  /// should not run in parallel, with or without deterministic execution: mark their suite
-  /// `.serialized`.
+  /// main-actor jobs would disturb. Side by side, each run is exact about its own jobs and
+  /// reports its own deadlock; the main actor stays one serial executor, on which the runs'
+  /// main-actor jobs take turns, each run's in its own order. What runs side by side cannot
+  /// keep apart is an actor that two tests share (a singleton such as `APIClient.shared`, a
+  /// global actor other than the main actor): it may run one run's task inside the other
+  /// run's job, unseen by its own run. A run that sees this happen fails, saying so; put such
+  /// tests in one suite marked `.serialized`, or leave runs taking turns.
   ///
   /// ```swift
   /// @Test(.enabled(if: DeterministicExecution.runsGoSideBySide))
@@ -36,11 +38,12 @@ extension DeterministicExecution {
   }
 }
 
-/// `SCHEDULERS_RUNS=take-turns`: deterministic runs take turns, one at a time in the process,
-/// instead of going side by side. For measuring what side by side gains, and for tests that
-/// share state they cannot keep apart (see `ActiveRuns`). Read once, at the first run.
+/// `SCHEDULERS_RUNS=side-by-side`: deterministic runs of different tests go side by side
+/// instead of taking turns (`take-turns`, the default). Opt-in, because tests that share an
+/// actor cannot be kept apart side by side (see `ActiveRuns`): such a run fails, saying so.
+/// Read once, at the first run.
 let runsTakeTurns: Bool = {
-  guard let value = getenv("SCHEDULERS_RUNS") else { return false }
+  guard let value = getenv("SCHEDULERS_RUNS") else { return true }
   let text = String(cString: value)
   precondition(
     text == "take-turns" || text == "side-by-side",

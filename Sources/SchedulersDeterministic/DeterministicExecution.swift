@@ -346,13 +346,15 @@ private func runDeterministically<R: Sendable>(
   }
   // Failures are recorded here, on the caller's task, where the test framework knows which
   // test is running (the driver thread belongs to no test), and thrown with the same text.
+  // A task of the run that ran on another run's thread explains whatever else went wrong.
+  let sharing = run.sharingReport.map { $0 + " " } ?? ""
   switch ending {
   case .deadlocked(let reason):
-    let report = "Deterministic run deadlocked: \(reason)"
+    let report = sharing + "Deterministic run deadlocked: \(reason)"
     reporting.recordThrown(report)
     throw DeterministicExecutionError(description: report, bodyIsStuck: true)
   case .finished(let leftovers):
-    if let report = run.deadlockReport {
+    if let report = run.deadlockReport.map({ sharing + $0 }) ?? run.sharingReport {
       reporting.recordThrown(report)
       throw DeterministicExecutionError(description: report, bodyIsStuck: false)
     }

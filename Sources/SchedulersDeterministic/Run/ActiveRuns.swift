@@ -32,9 +32,12 @@ import Synchronization
 ///
 /// The main actor is one serial executor for the whole process: two runs' main-actor jobs take
 /// turns on the main queue, each run's in its own order, so neither run's order depends on
-/// the other's. What two runs cannot keep apart is state they share: an actor both use (a
-/// global actor other than the main actor, a singleton) drains both runs' tasks on whichever
-/// run's thread reached it first; tests that share one should take turns (`.serialized`).
+/// the other's. What two runs cannot keep apart is an actor both use (a singleton such as an
+/// `APIClient.shared`, a global actor other than the main actor): it runs the tasks queued on
+/// it one after another on the thread that holds it, so one run's task may run inside the
+/// other run's job, unseen by its own run, whose idle point is then not exact. Runs see it
+/// happen (`noteWhereItRuns`) and fail, saying so; such tests must take turns. That is why
+/// runs take turns unless `SCHEDULERS_RUNS=side-by-side` asks for them side by side.
 enum ActiveRuns {
   private struct State {
     var runs: [DeterministicRun] = []
@@ -103,6 +106,7 @@ enum ActiveRuns {
     // creates into the run with it.
     let taskIsCurrent = withUnsafeCurrentTask { $0 != nil }
     if taskIsCurrent, let run = DeterministicRun.current, run.isActive.load(ordering: .acquiring) {
+      noteWhereItRuns(run)
       return (run, .own)
     }
     if !taskIsCurrent, let run = threadsRun(), run.isActive.load(ordering: .acquiring) {
@@ -121,7 +125,17 @@ enum ActiveRuns {
     guard count.load(ordering: .relaxed) > 0, let run = DeterministicRun.current,
       run.isActive.load(ordering: .acquiring)
     else { return nil }
+    noteWhereItRuns(run)
     return run
+  }
+
+  /// A task of `run` is running here: if this thread runs another run's jobs, an actor both
+  /// runs' tests use is running `run`'s task inside the other run's job (a default actor runs
+  /// the tasks queued on it one after another, on the thread that holds it), where `run`
+  /// cannot see it: `run` reports it (`DeterministicRun.ranOnAnotherRunsThread`).
+  private static func noteWhereItRuns(_ run: DeterministicRun) {
+    guard let other = threadsRun(), other !== run else { return }
+    run.ranOnAnotherRunsThread.store(true, ordering: .relaxed)
   }
 
   // MARK: The run a thread is running jobs for (rule 2)

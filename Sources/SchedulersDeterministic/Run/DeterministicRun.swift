@@ -76,6 +76,9 @@ final class DeterministicRun: DeterministicRunIdleness {
   private let wakeDriver = DispatchSemaphore(value: 0)
   /// Whether the run is in progress, so that jobs are routed to it (see `ActiveRuns`).
   let isActive = Atomic<Bool>(false)
+  /// Set when a task of the run was seen running on the thread of another run side by side
+  /// (an actor both tests use): the run's idle points were not exact, and it fails.
+  let ranOnAnotherRunsThread = Atomic<Bool>(false)
   /// When the job now running started, in real and in thread CPU time: how long it has waited
   /// unscheduled bounds the error in a plain sleep's deadline (see `PlainSleeps`).
   let jobStart = JobStart()
@@ -426,6 +429,20 @@ final class DeterministicRun: DeterministicRunIdleness {
     }
     handOver.done.wait()
     return handOver.step
+  }
+
+  /// Why the run cannot vouch for its order, when one of its tasks ran on another run's thread.
+  var sharingReport: String? {
+    guard ranOnAnotherRunsThread.load(ordering: .relaxed) else { return nil }
+    return """
+      A task of this deterministic run ran inside another test's run going side by side \
+      (SCHEDULERS_RUNS=side-by-side): an actor both tests use (a shared instance such as an \
+      APIClient.shared, or a global actor other than the main actor) ran it on the thread that \
+      held the actor, where this run could not see it, so the points where it found nothing \
+      left to run were not exact. Let these tests take turns (the default, without \
+      SCHEDULERS_RUNS=side-by-side; or put them in one suite marked .serialized), or give \
+      each test an instance of its own.
+      """
   }
 
   /// The deadlock the run found and answered by cancelling the body, if any.

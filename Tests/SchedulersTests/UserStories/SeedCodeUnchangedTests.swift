@@ -6,9 +6,11 @@ import Testing
 // The plain `Task.sleep`s inside take no real time, because the run advances virtual time
 // whenever nothing else can go on. Each test asserts the states its article asserts.
 extension AsyncStories {
+  // Serialized: the view states' client is one shared actor (`APIClient.shared`), which runs
+  // side by side could not keep apart.
   @Suite(
     "Seed code that sleeps, unchanged", .deterministicExecution(.autoAdvance),
-    .plainTaskSleepIsVirtual)
+    .plainTaskSleepIsVirtual, .serialized)
   @MainActor
   struct SeedCodeUnchangedTests {
     // "Unit Testing Tools" (Kodeco): `testModelCountdown`, without the TimeoutTask and the injected sleep.
