@@ -51,24 +51,32 @@ let runsTakeTurns: Bool = {
   return text == "take-turns"
 }()
 
-/// Lets one deterministic run in at a time; the others wait, suspended, in order. Used where
-/// runs take turns: with the main-queue backend, whose runs drive their jobs in turns on the
-/// main queue and decide "nothing left to run" from quiet turns that another run's main-actor
-/// jobs would disturb, and under `SCHEDULERS_RUNS=take-turns`.
+/// Lets deterministic runs in up to a width at a time; the others wait, suspended, in order.
+///
+/// Where runs take turns, the width is one: with the main-queue backend, whose runs drive their
+/// jobs in turns on the main queue and decide "nothing left to run" from quiet turns that
+/// another run's main-actor jobs would disturb, and by default. Side by side, it is the number
+/// of processors: each run has a driver thread, and a suite that starts a thousand tests at
+/// once would otherwise start a thousand threads, which made the suite three times slower than
+/// runs taking turns (measured with `suite-bench`).
 final class RunGate: Sendable {
-  static let shared = RunGate()
+  static let shared = RunGate(
+    width: DeterministicExecution.runsGoSideBySide ? max(1, processorCount()) : 1)
 
+  private let width: Int
   private struct State {
-    var busy = false
+    var inside = 0
     var waiters: [CheckedContinuation<Void, Never>] = []
   }
   private let state = Mutex(State())
 
+  init(width: Int) { self.width = width }
+
   func enter() async {
     await withCheckedContinuation { continuation in
       let enterNow = state.withLock { state -> Bool in
-        if !state.busy {
-          state.busy = true
+        if state.inside < width {
+          state.inside += 1
           return true
         }
         state.waiters.append(continuation)
@@ -81,11 +89,16 @@ final class RunGate: Sendable {
   func leave() {
     let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
       if state.waiters.isEmpty {
-        state.busy = false
+        state.inside -= 1
         return nil
       }
       return state.waiters.removeFirst()
     }
     next?.resume()
   }
+}
+
+/// The processors online.
+private func processorCount() -> Int {
+  Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 }

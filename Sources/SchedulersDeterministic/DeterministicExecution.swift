@@ -287,10 +287,10 @@ private func runDeterministically<R: Sendable>(
     reporting.recordThrown(report)
     throw DeterministicExecutionError(description: report, bodyIsStuck: false)
   }
-  // Runs of different tests go side by side, except where they must take turns.
+  // One run at a time where runs take turns, as many as there are processors side by side.
   let takesTurns = !DeterministicExecution.runsGoSideBySide
-  if takesTurns { await RunGate.shared.enter() }
-  defer { if takesTurns { RunGate.shared.leave() } }
+  await RunGate.shared.enter()
+  defer { RunGate.shared.leave() }
 
   let run = DeterministicRun(
     router: router, scheduleVirtualSleep: clock?.scheduleVirtualSleep,

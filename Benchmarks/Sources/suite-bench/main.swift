@@ -5,8 +5,8 @@
 // that is not main-actor code (where runs side by side should gain most: such a run needs the
 // main queue least). Rows:
 //
-// - this package, runs side by side (the default);
-// - this package, runs taking turns (`SCHEDULERS_RUNS=take-turns`);
+// - this package, runs side by side (`SCHEDULERS_RUNS=side-by-side`);
+// - this package, runs taking turns (the default, `SCHEDULERS_RUNS=take-turns`);
 // - combine-schedulers' `TestScheduler` with the whole suite inside one
 //   `withMainSerialExecutor`, where a suite of such tests ends up: the function sets a
 //   process-wide hook, so one wrapper around the parallel suite is what every test's own
@@ -35,14 +35,14 @@ enum Row: String, CaseIterable {
 
   var label: String {
     switch self {
-    case .sideBySide: "this package, runs side by side (default)"
-    case .takingTurns: "this package, runs taking turns (SCHEDULERS_RUNS=take-turns)"
+    case .sideBySide: "this package, runs side by side (SCHEDULERS_RUNS=side-by-side)"
+    case .takingTurns: "this package, runs taking turns (the default)"
     case .mainSerialExecutor: "combine-schedulers 1.2.2, suite in one withMainSerialExecutor"
     }
   }
 
-  /// The value of `SCHEDULERS_RUNS` in the child's environment; nil removes it.
-  var runsVariable: String? { self == .takingTurns ? "take-turns" : nil }
+  /// The value of `SCHEDULERS_RUNS` in the child's environment.
+  var runsVariable: String? { self == .takingTurns ? "take-turns" : "side-by-side" }
 }
 
 /// Which of the stories' tests the suite is made of.

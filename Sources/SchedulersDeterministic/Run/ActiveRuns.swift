@@ -45,6 +45,8 @@ enum ActiveRuns {
     var takingEveryJob: DeterministicRun?
     /// The run each task seen so far belongs to, by the task's address (rule 3).
     var owners: [UInt: DeterministicRun] = [:]
+    /// The addresses each run noted, so that its end removes them without a look at others'.
+    var addressesByRun: [ObjectIdentifier: [UInt]] = [:]
   }
   private static let state = Mutex(State())
   /// Mirrors `state.runs.count`, so that a job enqueued while no run is in progress (most of a
@@ -72,7 +74,10 @@ enum ActiveRuns {
       run.isActive.store(false, ordering: .releasing)
       state.runs.removeAll { $0 === run }
       if state.takingEveryJob === run { state.takingEveryJob = nil }
-      state.owners = state.owners.filter { $0.value !== run }
+      for address in state.addressesByRun.removeValue(forKey: ObjectIdentifier(run)) ?? []
+      where state.owners[address] === run {
+        state.owners[address] = nil
+      }
       count.subtract(1, ordering: .relaxed)
       if state.runs.isEmpty { run.router.endRouting() }
     }
@@ -80,7 +85,11 @@ enum ActiveRuns {
 
   /// Records that the task at `address` belongs to `run` (rule 3).
   static func noteTask(_ address: UInt, of run: DeterministicRun) {
-    state.withLock { $0.owners[address] = run }
+    state.withLock { state in
+      if state.owners.updateValue(run, forKey: address) !== run {
+        state.addressesByRun[ObjectIdentifier(run), default: []].append(address)
+      }
+    }
   }
 
   /// How a job came to the run it goes to.
