@@ -51,9 +51,10 @@ public enum DeterministicExecution {}
 ///   body, records the deadlock (with the pending work) as a failure at this call, and throws
 ///   ``DeterministicExecutionError`` with the same text.
 /// - Cancelling the calling task cancels the body at once.
-/// - Runs never overlap: a second run waits for the first. Routing is process-wide, so jobs of
-///   unrelated tests running in parallel are serialised through the run too (their plain
-///   `Task.sleep`s keep real time).
+/// - Runs take turns: a second run waits for the first, and jobs of unrelated tests running in
+///   parallel are serialised through the run too (their plain `Task.sleep`s keep real time).
+///   With `SCHEDULERS_RUNS=side-by-side`, runs of different tests go side by side instead,
+///   each taking only its own jobs (``DeterministicExecution/runsGoSideBySide``).
 /// - Outside a run, the process behaves normally.
 /// - `virtualTime` says how virtual time moves: ``DeterministicExecution/VirtualTime/manual``
 ///   (the default: only by the body's advances), or

@@ -56,7 +56,8 @@ import Synchronization
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   final class RuntimeHookRouter: JobRouter, @unchecked Sendable {
     // `@unchecked Sendable`: the pointers are the runtime's global variables, written only
-    // while the run gate is held (one run at a time) and read by the runtime from any thread,
+    // under `ActiveRuns`' lock (as the first run begins and the last ends) and read by the
+    // runtime from any thread,
     // as every user of these hooks does; `previous` is behind a lock.
 
     /// Why the hooks cannot route here, when `make(routingMainActor:)` finds them missing.

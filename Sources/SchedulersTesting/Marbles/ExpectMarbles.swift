@@ -52,7 +52,8 @@ import Schedulers
 /// The test runs inside ``withDeterministicExecution(scheduler:virtualTime:outsideWorkTimeout:fileID:filePath:line:column:_:)``,
 /// so an operator's tasks have always run before time moves on. Each call uses its own test
 /// scheduler and recorder, so marble tests share no state; in a parallel test run their
-/// deterministic runs take turns, one at a time.
+/// deterministic runs take turns, one at a time, unless `SCHEDULERS_RUNS=side-by-side` lets
+/// them go side by side.
 ///
 /// `maxFrames` is the last frame the test plays (or the end of the longest marble
 /// string, if that is later): an operator that has not ended by then is cancelled, and its
