@@ -141,8 +141,11 @@ enum ActiveRuns {
   /// A task of `run` is running here: if this thread runs another run's jobs, an actor both
   /// runs' tests use is running `run`'s task inside the other run's job (a default actor runs
   /// the tasks queued on it one after another, on the thread that holds it), where `run`
-  /// cannot see it: `run` reports it (`DeterministicRun.ranOnAnotherRunsThread`).
-  private static func noteWhereItRuns(_ run: DeterministicRun) {
+  /// cannot see it: `run` reports it (`DeterministicRun.ranOnAnotherRunsThread`). Asked
+  /// wherever a task of the run enqueues, sleeps, or tells its run something (outside work
+  /// ending, an advance waiting, the body finishing): a task that leaves the actor for a
+  /// generic executor goes on on the same thread without enqueueing anything.
+  static func noteWhereItRuns(_ run: DeterministicRun) {
     guard let other = threadsRun(), other !== run else { return }
     run.ranOnAnotherRunsThread.store(true, ordering: .relaxed)
   }

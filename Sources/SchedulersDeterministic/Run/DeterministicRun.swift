@@ -194,6 +194,7 @@ final class DeterministicRun: DeterministicRunIdleness {
 
   /// Suspends the caller until no job of the run is runnable.
   func untilIdle() async {
+    ActiveRuns.noteWhereItRuns(self)
     await withCheckedContinuation { continuation in
       let closed = state.withLock { state -> Bool in
         if !state.isClosed { state.idleWaiters.append(continuation) }
@@ -203,9 +204,13 @@ final class DeterministicRun: DeterministicRunIdleness {
     }
   }
 
-  func beginOutsideWork() { state.withLock { $0.outsideWork += 1 } }
+  func beginOutsideWork() {
+    ActiveRuns.noteWhereItRuns(self)
+    state.withLock { $0.outsideWork += 1 }
+  }
 
   func endOutsideWork() {
+    ActiveRuns.noteWhereItRuns(self)
     let wake = state.withLock { state -> Bool in
       state.outsideWork -= 1
       state.autoAdvance.foundNothing = false
@@ -218,6 +223,7 @@ final class DeterministicRun: DeterministicRunIdleness {
   }
 
   func bodyDidFinish() {
+    ActiveRuns.noteWhereItRuns(self)
     // Background work ends with the body: cancelled, then settled like any task it left.
     for task in state.withLock({ $0.backgroundTasks }) { task.cancel() }
     let wake = state.withLock { state -> Bool in
@@ -436,12 +442,13 @@ final class DeterministicRun: DeterministicRunIdleness {
     guard ranOnAnotherRunsThread.load(ordering: .relaxed) else { return nil }
     return """
       A task of this deterministic run ran inside another test's run going side by side \
-      (SCHEDULERS_RUNS=side-by-side): an actor both tests use (a shared instance such as an \
-      APIClient.shared, or a global actor other than the main actor) ran it on the thread that \
-      held the actor, where this run could not see it, so the points where it found nothing \
-      left to run were not exact. Let these tests take turns (the default, without \
-      SCHEDULERS_RUNS=side-by-side; or put them in one suite marked .serialized), or give \
-      each test an instance of its own.
+      (SCHEDULERS_RUNS=side-by-side), where this run could not see it, so the points where it \
+      found nothing left to run were not exact. Something both tests share brought it there: \
+      most often an actor both use (a shared instance such as an APIClient.shared, or a global \
+      actor other than the main actor), which runs the tasks queued on it on the thread that \
+      holds it; or a continuation of this test that the other test's task resumed. Let these \
+      tests take turns (the default, without SCHEDULERS_RUNS=side-by-side; or put them in one \
+      suite marked .serialized), or give each test an instance of its own.
       """
   }
 

@@ -7,8 +7,9 @@ import Testing
 /// Deterministic runs of different tests go side by side, each exact about its own jobs and
 /// reporting its own deadlock. Each test makes its runs meet: neither can go on until the other
 /// has started, so runs that took turns would fail (the first to start would wait for the other
-/// until its outside-work timeout).
-@Suite("Runs side by side", .enabled(if: DeterministicExecution.runsGoSideBySide))
+/// until its outside-work timeout). Serialized: two such tests at once could take every place
+/// side by side with one run each, both waiting for a partner that cannot get in.
+@Suite("Runs side by side", .enabled(if: DeterministicExecution.runsGoSideBySide), .serialized)
 struct SideBySideRunsTests {
   @Test func runsOfDifferentTestsGoSideBySide() async throws {
     let meeting = Meeting(of: 2)
@@ -65,6 +66,58 @@ struct SideBySideRunsTests {
     async let second: [String] = countdownOnTheMainActor("second", meeting)
     #expect(try await first == expectedCountdown("first"))
     #expect(try await second == expectedCountdown("second"))
+  }
+}
+
+extension SideBySideRunsTests {
+  /// What runs side by side cannot keep apart: an actor two tests share. One run holds it (its
+  /// task blocks inside it), the other's task queues on it and so runs on the first run's
+  /// thread when it is let go. The second run sees its task there, and fails saying why.
+  @Test(.timeLimit(.minutes(1)))
+  func aRunWhoseTaskRanOnAnotherRunsThreadFailsSayingSo() async throws {
+    let meeting = Meeting(of: 2)
+    let shared = SharedCounter()
+    let holding = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    async let holder: Void = withDeterministicExecution(outsideWorkTimeout: .seconds(20)) {
+      await withOutsideWork { await meeting.arrive() }
+      await shared.hold(signalling: holding, until: release)
+    }
+    try await withKnownIssue {
+      try await withDeterministicExecution(outsideWorkTimeout: .seconds(20)) {
+        await withOutsideWork { await meeting.arrive() }
+        await withOutsideWork { await waitFromDispatch(for: holding) }
+        // Let the holder go once this task has queued on the actor: real time, because the
+        // queueing is invisible to both runs (which is the point).
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
+          release.signal()
+        }
+        await withOutsideWork { await shared.increment() }
+      }
+    } matching: { issue in
+      issue.description.contains("ran inside another test's run going side by side")
+    }
+    try await holder
+  }
+}
+
+private actor SharedCounter {
+  private var count = 0
+  /// Blocks the thread that holds the actor until `release` is signalled.
+  func hold(signalling holding: DispatchSemaphore, until release: DispatchSemaphore) {
+    holding.signal()
+    release.wait()
+  }
+  func increment() { count += 1 }
+}
+
+/// Waits for a semaphore on a Dispatch thread, not on the caller's.
+private func waitFromDispatch(for semaphore: DispatchSemaphore) async {
+  await withCheckedContinuation { continuation in
+    DispatchQueue.global().async {
+      semaphore.wait()
+      continuation.resume()
+    }
   }
 }
 
