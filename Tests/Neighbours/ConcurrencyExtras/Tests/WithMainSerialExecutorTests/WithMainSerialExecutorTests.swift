@@ -51,8 +51,11 @@ struct WithMainSerialExecutorTests {
   /// The other way round: `withMainSerialExecutor` called inside a run (a helper that uses
   /// it, say). With the custom executors the run does not use the hook, so both work. With the
   /// runtime hooks it takes the run's hook over and sends the run's jobs to the main queue,
-  /// where the run cannot see them: the run fails and says so (never a hang), and when it
-  /// ends the hook is what it was before the run.
+  /// where the run cannot see them: what follows depends on timing. Usually the run reports a
+  /// deadlock that names the cause; on a busy machine the body may also finish by chance, or
+  /// an advance return before a task it should have waited for has run (measured here: 7 of 12
+  /// runs with both cores busy did not report). Never a hang, and when the run ends the hook
+  /// is what it was before the run.
   @Test func withMainSerialExecutorInsideARun() async throws {
     #expect(!uncheckedUseMainSerialExecutor)
     let scheduler = DispatchQueue.test
@@ -71,13 +74,19 @@ struct WithMainSerialExecutorTests {
       }
     }
     if DeterministicExecution.backend == .runtimeHooks {
-      await withKnownIssue {
+      let reports = Mutex<[String]>([])
+      await withKnownIssue(isIntermittent: true) {
         try? await run()
       } matching: { issue in
-        issue.description.contains("deadlocked")
-          && issue.description.contains(
+        reports.withLock { $0.append(issue.description) }
+        return true
+      }
+      // A deadlock, when there is one, names the cause.
+      for report in reports.withLock({ $0 }) where report.contains("deadlocked") {
+        #expect(
+          report.contains(
             "The runtime's global enqueue hook was replaced during the run (by withMainSerialExecutor"
-          )
+          ))
       }
     } else {
       try await run()
