@@ -57,6 +57,13 @@ let package = Package(
     .target(name: "BenchmarkLoad"),
     // Schedules per second of exploration, on the stories' tests.
     .executableTarget(name: "explore-bench", dependencies: ["SchedulersStories", "BenchmarkLoad"]),
+    // How exact plain `Task.sleep`s on a run's virtual clock are, idle and loaded.
+    .executableTarget(
+      name: "sleep-bench",
+      dependencies: [
+        .product(name: "_ScheduleBenchWorkloads", package: "swift-schedulers"), "BenchmarkLoad",
+      ]
+    ),
     // A suite of the stories' tests in one task group: runs side by side against runs taking
     // turns, and against combine-schedulers' suite in withMainSerialExecutor.
     .executableTarget(

@@ -36,7 +36,8 @@ public enum DeterministicExecution {}
 ///   can see it (``DeterministicExecution/Backend/plainTaskSleepIsVirtual``): the runtime hands
 ///   over a deadline read from a real clock, and the run recovers the delay as the roundest
 ///   duration the moment between that reading and the hand-over allows (any multiple of
-///   100 µs is exact unless the thread was preempted then). For exact virtual time on every backend, sleep
+///   500 µs is exact unless the thread was preempted then, and nearly always any multiple of
+///   100 µs). For exact virtual time on every backend, sleep
 ///   on the scheduler (`scheduler.sleep(for:)`) or pass `scheduler.clock` to `Clock`-taking
 ///   APIs. Without a scheduler, plain `Task.sleep` sleeps in real time, as outside work. Plain
 ///   sleeps still pending when the run ends are reported, and go on sleeping outside the run,

@@ -46,25 +46,25 @@ extension DeterministicRun {
   ///
   /// The runtime hands over a deadline on a real clock, read a moment before (`now + delay`),
   /// and the real time between that reading and this call must not leak into virtual time.
-  /// The gap from now to the deadline is short of the delay asked for by the instructions
-  /// between the two readings (a few microseconds; `plainSleepReadingAllowance` bounds them)
-  /// plus any time the thread spent preempted in between, which is at most what it has spent
-  /// preempted since the job began (real time less thread CPU time). The run takes the
-  /// roundest duration in that window (`roundestDuration(from:through:)`). So a delay comes
-  /// out exact unless a rounder one lies within the allowance (50 µs) above it, plus the time
-  /// the job's thread was preempted: any multiple of 100 µs unloaded, and 250 ms from a gap of
-  /// 246 ms after a 4 ms preemption; 333 µs comes out as 350 µs. A delay that is zero or less
-  /// after that returns at once, as it would outside a run.
+  /// The gap from now to the deadline is short of the delay asked for by the time that
+  /// hand-over took, and the runtime read its clock after the job began: so the delay lies
+  /// between the gap and the gap plus the real time since the job began. The run takes the
+  /// roundest duration in that window (`roundestDuration(from:through:)`), its width held
+  /// between 50 and 250 µs above the time the job's thread was preempted
+  /// (`JobStart.slack()`): never narrower, so that a sleep comes out the same however soon its
+  /// job reached it, and never wider, so that a job that computed for a while before it sleeps
+  /// does not take its delay for a far rounder one. So a delay comes out exact unless a rounder
+  /// one lies within the window above it: any multiple of 500 µs unless the thread was
+  /// preempted in the hand-over (then 250 ms still comes from a gap of 246 ms after a 4 ms
+  /// preemption), and any multiple of 100 µs too when its job had run for less than 100 µs
+  /// (nearly always: a sleeper's job is mostly its wake-up from its last sleep); 333 µs comes
+  /// out as 350 µs (as 400 or 500 µs after a job that ran longer than 67 µs). A delay that is
+  /// zero or less after that returns at once, as it would outside a run.
   func enqueue(
     _ job: UnownedJob, onMainActor: Bool, after delay: Duration?, fromDeadline: Bool
   ) -> Bool {
     guard var delay, !state.withLock({ $0.isClosed }) else { return false }
-    if fromDeadline, tracksPlainSleeps {
-      let slack =
-        plainSleepReadingAllowance
-        + .nanoseconds(Int64(clamping: jobStart.preemptedSinceStart()))
-      delay = roundestDuration(from: delay, through: delay + slack)
-    }
+    if fromDeadline, tracksPlainSleeps { delay = jobStart.delay(fromGap: delay) }
     if delay <= .zero {
       enqueue(job, onMainActor: onMainActor)
       return true
@@ -166,30 +166,85 @@ package func roundestDuration(from low: Duration, through high: Duration) -> Dur
   return .nanoseconds(lower)
 }
 
-/// How far, at most, the work between the runtime's reading of the clock for a plain sleep's
-/// deadline and the run's own reading can take, preemption aside: measured at 1 to 2 µs
-/// mostly, 20 to 30 µs for about one sleep in a thousand (allocating the sleep's state), and
-/// 27 µs for the first sleep of a process, which the first run pays.
+/// How wide a plain sleep's window is at least, above the time its thread was preempted: the
+/// hand-over's usual time (1 to 2 µs mostly, 20 to 30 µs for about one sleep in a thousand,
+/// 27 µs for the first sleep of a process), with room to spare, so that a job that sleeps at
+/// once gets the same window every time.
 let plainSleepReadingAllowance: Duration = .microseconds(50)
 
-/// The start of the job a run is running, on the thread that runs it.
+/// How wide a plain sleep's window is at most, above the time its thread was preempted, however
+/// long its job ran before it: the slowest hand-overs sleep-bench saw (2026-11-25, both cores
+/// busy) took 50 to 92 µs of the thread's CPU time, about one sleep in 70,000, which the
+/// allowance alone missed. Below 500 µs, so that every multiple of 500 µs stays exact after a
+/// long job too.
+let plainSleepReadingLimit: Duration = .microseconds(250)
+
+/// The start of the job a run is running, on the thread that runs it: what bounds a plain
+/// sleep's window.
 final class JobStart: Sendable {
-  private let wall = Atomic<UInt64>(0)
+  private let clocks: JobClocks
+  private let real = Atomic<UInt64>(0)
   private let cpu = Atomic<UInt64>(0)
+  private let thread = Atomic<UInt>(0)
+
+  init(clocks: JobClocks = .system) { self.clocks = clocks }
 
   /// Called on the job's thread just before it runs.
   func markStart() {
-    wall.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
-    cpu.store(threadCPUNanoseconds(), ordering: .relaxed)
+    thread.store(clocks.thread(), ordering: .relaxed)
+    real.store(clocks.real(), ordering: .relaxed)
+    cpu.store(clocks.threadCPU(), ordering: .relaxed)
   }
 
-  /// Real time the job's thread has spent not running since the job started: called from
-  /// the job, on its thread.
-  func preemptedSinceStart() -> UInt64 {
-    let elapsed = DispatchTime.now().uptimeNanoseconds &- wall.load(ordering: .relaxed)
-    let ran = threadCPUNanoseconds() &- cpu.load(ordering: .relaxed)
-    return elapsed > ran ? elapsed - ran : 0
+  /// The delay a plain sleep asked for, recovered from the gap between now and the deadline
+  /// the runtime read a moment before: called from the sleeping job.
+  func delay(fromGap gap: Duration) -> Duration {
+    roundestDuration(from: gap, through: gap + slack())
   }
+
+  /// How far above the gap the delay can lie: the real time since the job began, which holds
+  /// the whole hand-over, kept between 50 µs (`plainSleepReadingAllowance`) and 250 µs
+  /// (`plainSleepReadingLimit`) above the time the thread spent preempted (real time less the
+  /// thread's CPU time). The preemption alone does not bound the hand-over: its instructions
+  /// can take 50 µs and more that the thread's CPU clock counts as running (probably the host
+  /// taking a virtual machine's processor, or an interrupt). So the window holds the delay
+  /// whenever the job had run for less than 250 µs of CPU time, as a task that wakes and
+  /// sleeps again has; after a longer job, whenever the hand-over took less than 250 µs of
+  /// it. Called on a thread other than the job's (a task of the run on an actor with an
+  /// executor of its own), where it knows neither time, it allows 250 µs.
+  func slack() -> Duration {
+    guard clocks.thread() == thread.load(ordering: .relaxed) else { return plainSleepReadingLimit }
+    let elapsed = clocks.real() &- real.load(ordering: .relaxed)
+    // The CPU clock can read a little ahead of the real one: it is read second.
+    let ran = min(clocks.threadCPU() &- cpu.load(ordering: .relaxed), elapsed)
+    let preempted = Duration.nanoseconds(Int64(clamping: elapsed - ran))
+    let running = Duration.nanoseconds(Int64(clamping: ran))
+    return preempted + min(max(running, plainSleepReadingAllowance), plainSleepReadingLimit)
+  }
+}
+
+/// The clocks `JobStart` reads: real time and the calling thread's CPU time, in nanoseconds,
+/// and the calling thread. Tests pass clocks of their own, to stand for a preempted thread or a
+/// slow hand-over.
+struct JobClocks: Sendable {
+  var real: @Sendable () -> UInt64
+  var threadCPU: @Sendable () -> UInt64
+  var thread: @Sendable () -> UInt
+
+  static let system = JobClocks(
+    real: { DispatchTime.now().uptimeNanoseconds }, threadCPU: threadCPUNanoseconds,
+    thread: currentThread)
+}
+
+/// The calling thread, as a number.
+private func currentThread() -> UInt {
+  #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+  #elseif canImport(Glibc)
+    UInt(pthread_self())
+  #else
+    UInt(bitPattern: Int(bitPattern: pthread_self()))
+  #endif
 }
 
 /// The calling thread's CPU time.

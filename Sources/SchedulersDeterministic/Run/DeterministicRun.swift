@@ -79,8 +79,8 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// Set when a task of the run was seen running on the thread of another run side by side
   /// (an actor both tests use): the run's idle points were not exact, and it fails.
   let ranOnAnotherRunsThread = Atomic<Bool>(false)
-  /// When the job now running started, in real and in thread CPU time: how long it has waited
-  /// unscheduled bounds the error in a plain sleep's deadline (see `PlainSleeps`).
+  /// When the job now running started, in real and in thread CPU time: the real time since
+  /// then bounds the error in a plain sleep's deadline (see `PlainSleeps`).
   let jobStart = JobStart()
   /// Whether plain sleeps go on a virtual clock, which needs `jobStart` (two clock readings,
   /// one a system call, per job): only runs with a test scheduler.
