@@ -56,9 +56,9 @@ let runsTakeTurns: Bool = {
 /// Where runs take turns, the width is one: with the main-queue backend, whose runs drive their
 /// jobs in turns on the main queue and decide "nothing left to run" from quiet turns that
 /// another run's main-actor jobs would disturb, and by default. Side by side, it is the number
-/// of processors, two at least: each run has a driver thread, and a suite that starts a thousand tests at
-/// once would otherwise start a thousand threads, which made the suite three times slower than
-/// runs taking turns (measured with `suite-bench`).
+/// of processors, two at least: each run has a driver thread, and a suite that starts a
+/// thousand tests at once would otherwise start a thousand threads, which made the suite three
+/// times slower than runs taking turns (measured with `suite-bench`).
 final class RunGate: Sendable {
   static let shared = RunGate(
     width: DeterministicExecution.runsGoSideBySide ? max(2, processorCount()) : 1)

@@ -40,7 +40,6 @@ import Synchronization
 /// runs take turns unless `SCHEDULERS_RUNS=side-by-side` asks for them side by side.
 enum ActiveRuns {
   private struct State {
-    var runs: [DeterministicRun] = []
     /// The run in progress where runs take turns: it takes every job.
     var takingEveryJob: DeterministicRun?
     /// The run each task seen so far belongs to, by the task's address (rule 3).
@@ -49,19 +48,19 @@ enum ActiveRuns {
     var addressesByRun: [ObjectIdentifier: [UInt]] = [:]
   }
   private static let state = Mutex(State())
-  /// Mirrors `state.runs.count`, so that a job enqueued while no run is in progress (most of a
-  /// process's life) takes no lock.
+  /// How many runs are in progress: read without the lock, so that a job enqueued while none
+  /// is (most of a process's life) takes none; changed only under it.
   private static let count = Atomic<Int>(0)
 
   /// Starts routing `run`'s jobs to it; the first run in progress starts the router's routing.
   static func begin(_ run: DeterministicRun, takingEveryJob: Bool) {
     state.withLock { state in
-      if state.runs.isEmpty { run.router.beginRouting() }
+      let nonePrevious = count.load(ordering: .relaxed) == 0
+      if nonePrevious { run.router.beginRouting() }
       precondition(
-        !takingEveryJob || state.runs.isEmpty,
+        !takingEveryJob || nonePrevious,
         "Deterministic execution: a run that takes turns began beside another")
       if takingEveryJob { state.takingEveryJob = run }
-      state.runs.append(run)
       run.isActive.store(true, ordering: .releasing)
       count.add(1, ordering: .relaxed)
     }
@@ -72,14 +71,12 @@ enum ActiveRuns {
   static func end(_ run: DeterministicRun) {
     state.withLock { state in
       run.isActive.store(false, ordering: .releasing)
-      state.runs.removeAll { $0 === run }
       if state.takingEveryJob === run { state.takingEveryJob = nil }
       for address in state.addressesByRun.removeValue(forKey: ObjectIdentifier(run)) ?? []
       where state.owners[address] === run {
         state.owners[address] = nil
       }
-      count.subtract(1, ordering: .relaxed)
-      if state.runs.isEmpty { run.router.endRouting() }
+      if count.subtract(1, ordering: .relaxed).newValue == 0 { run.router.endRouting() }
     }
   }
 

@@ -52,7 +52,11 @@ extension DeterministicRun {
           : "the next action is due \(describeDuration(due)) after the run started, past maxVirtualTime (\(describeDuration(clock.maxVirtualTime)))"
       )
     }
-    let ran = onMainQueue ? clock.step() : DispatchQueue.main.sync { clock.step() }
+    // Marked as the run's, as a main-actor job is: what the due actions enqueue where no task
+    // is current (a task an action creates) belongs to the run when runs go side by side.
+    let ran =
+      onMainQueue
+      ? clock.step() : DispatchQueue.main.sync { ActiveRuns.runningJobs(of: self) { clock.step() } }
     state.withLock { state in
       guard let ran else {
         state.autoAdvance.foundNothing = true

@@ -94,7 +94,8 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// (`SCHEDULERS_DRIVER=main-queue`, with a backend that routes main-actor jobs to the run),
   /// rather than on its own thread with a `DispatchQueue.main.sync` for each main-actor job
   /// (the default). Opt-in: a clean-clone run of `.ci/run` saw one deadlock report, not yet
-  /// explained, in the Combine stand-in's parallel suite with it.
+  /// explained, in the Combine stand-in's parallel suite with it and runs taking turns (CI
+  /// runs it with runs side by side).
   let drivesOnMainQueue: Bool
   /// Schedules a wake-up after a virtual duration on the run's test scheduler, if it has one.
   let scheduleVirtualSleep: ScheduleVirtualSleep?
@@ -131,8 +132,9 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// Queues a job, unless the run has closed: a thread may have read `active` just before the
   /// run ended, and its job must then go to whoever is in charge now rather than be lost.
   /// `ownership` says whether the job is the run's own (`ActiveRuns.owner(of:)`), or one that a
-  /// run taking every job takes from elsewhere. A job of its own is progress, and restarts the grace of a run that looks deadlocked; another is not, so that
-  /// an unrelated test that keeps polling cannot put the report off. Once the body has
+  /// run taking every job takes from elsewhere. A job of its own is progress, and restarts the
+  /// grace of a run that looks deadlocked; another is not, so that an unrelated test that
+  /// keeps polling cannot put the report off. Once the body has
   /// finished, the run only lets its own tasks settle: other jobs go to the platform's
   /// executors, or a test that keeps yielding elsewhere would keep this run from ever ending.
   func enqueue(
