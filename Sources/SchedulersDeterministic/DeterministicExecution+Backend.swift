@@ -12,8 +12,9 @@ extension DeterministicExecution {
   /// // "global hook and main queue" on the 18 to 25 generations
   /// ```
   ///
-  /// The one difference users can see is ``plainTaskSleepIsVirtual``: whether a plain
-  /// `Task.sleep` inside a run follows the test scheduler's virtual clock. Where neither
+  /// The differences users can see are ``plainTaskSleepIsVirtual`` (whether a plain
+  /// `Task.sleep` inside a run follows the test scheduler's virtual clock) and
+  /// ``seesMainActorTasksEnd`` (whether the error a main-actor task drops is reported). Where neither
   /// backend works (WASI, Windows, a runtime without the hooks), every run records a failure
   /// in the running test that says so and why, instead of quietly racing.
   public enum Backend: Sendable, Equatable, CustomStringConvertible {
@@ -64,6 +65,22 @@ extension DeterministicExecution {
       case .customExecutors: true
       case .runtimeHooks, .globalHookAndMainQueue: runtimeCallsDelayHooks
       case .unavailable: false
+      }
+    }
+
+    /// Whether the run runs a main-actor task's last job, and so reports the error such a
+    /// task drops (``DeterministicExecution/DroppedTaskErrors``): not with
+    /// ``globalHookAndMainQueue``, where main-actor jobs bypass the run. A task that ends off
+    /// the main actor is seen on every backend.
+    ///
+    /// ```swift
+    /// @Test(.enabled(if: DeterministicExecution.backend.seesMainActorTasksEnd))
+    /// func aDroppedSaveErrorFailsTheTest() async throws { ... }
+    /// ```
+    public var seesMainActorTasksEnd: Bool {
+      switch self {
+      case .customExecutors, .runtimeHooks: true
+      case .globalHookAndMainQueue, .unavailable: false
       }
     }
   }

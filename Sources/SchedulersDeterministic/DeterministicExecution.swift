@@ -77,12 +77,13 @@ public enum DeterministicExecution {}
 public func withDeterministicExecution<R: Sendable>(
   virtualTime: DeterministicExecution.VirtualTime = .manual,
   outsideWorkTimeout: Duration = .seconds(10),
+  droppedTaskErrors: DeterministicExecution.DroppedTaskErrors = .reported,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
   try await runWithoutAScheduler(
-    virtualTime, outsideWorkTimeout: outsideWorkTimeout,
+    virtualTime, outsideWorkTimeout: outsideWorkTimeout, droppedTaskErrors: droppedTaskErrors,
     reporting: .atCall(SourceLocationOfCall(fileID, filePath, line, column)), body)
 }
 
@@ -90,17 +91,19 @@ public func withDeterministicExecution<R: Sendable>(
 /// so it gets a test scheduler of its own; a manual one has none (plain sleeps are real time).
 private func runWithoutAScheduler<R: Sendable>(
   _ virtualTime: DeterministicExecution.VirtualTime, outsideWorkTimeout: Duration,
+  droppedTaskErrors: DeterministicExecution.DroppedTaskErrors,
   reporting: RunReporting, _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
   guard virtualTime.autoAdvances else {
     return try await runDeterministically(
-      clock: nil, outsideWorkTimeout: outsideWorkTimeout, reporting: reporting, body)
+      clock: nil, outsideWorkTimeout: outsideWorkTimeout, droppedTaskErrors: droppedTaskErrors,
+      reporting: reporting, body)
   }
   let scheduler = DispatchQueue.test
   defer { withExtendedLifetime(scheduler) {} }  // the run holds it weakly
   return try await runDeterministically(
     clock: RunClock(scheduler, virtualTime), outsideWorkTimeout: outsideWorkTimeout,
-    reporting: reporting, body)
+    droppedTaskErrors: droppedTaskErrors, reporting: reporting, body)
 }
 
 /// Runs `body` deterministically, with plain `Task.sleep` following `scheduler`'s virtual time
@@ -127,12 +130,14 @@ public func withDeterministicExecution<Time, Options, R: Sendable>(
   scheduler: TestScheduler<Time, Options>,
   virtualTime: DeterministicExecution.VirtualTime = .manual,
   outsideWorkTimeout: Duration = .seconds(10),
+  droppedTaskErrors: DeterministicExecution.DroppedTaskErrors = .reported,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
   try await runDeterministically(
     clock: RunClock(scheduler, virtualTime), outsideWorkTimeout: outsideWorkTimeout,
+    droppedTaskErrors: droppedTaskErrors,
     reporting: .atCall(SourceLocationOfCall(fileID, filePath, line, column)), body)
 }
 
@@ -229,8 +234,9 @@ enum RunReporting: Sendable {
     if case .atCall(let location) = self { location.record(message) }
   }
 
-  /// Records the work a finished body left pending (the run returns the body's result).
-  func recordLeftovers(_ message: String) {
+  /// Records a failure the run does not throw (the run returns the body's result): the work
+  /// a finished body left pending, the errors its tasks dropped.
+  func recordWithoutThrowing(_ message: String) {
     switch self {
     case .atCall(let location): location.record(message)
     case .byCaller(let recordLeftovers): recordLeftovers(message)
@@ -244,11 +250,12 @@ enum RunReporting: Sendable {
 /// the run returns normally then. Throws ``DeterministicExecutionError`` for a deadlock.
 package func withDeterministicExecutionReportedByCaller<R: Sendable>(
   virtualTime: DeterministicExecution.VirtualTime = .manual,
+  droppedTaskErrors: DeterministicExecution.DroppedTaskErrors = .reported,
   recordLeftovers: @escaping @Sendable (String) -> Void,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
   try await runWithoutAScheduler(
-    virtualTime, outsideWorkTimeout: .seconds(10),
+    virtualTime, outsideWorkTimeout: .seconds(10), droppedTaskErrors: droppedTaskErrors,
     reporting: .byCaller(recordLeftovers: recordLeftovers), body)
 }
 
@@ -262,6 +269,7 @@ extension DeterministicRun {
 private func runDeterministically<R: Sendable>(
   clock: RunClock?,
   outsideWorkTimeout: Duration,
+  droppedTaskErrors: DeterministicExecution.DroppedTaskErrors,
   reporting: RunReporting,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
@@ -289,6 +297,8 @@ private func runDeterministically<R: Sendable>(
     reporting.recordThrown(report)
     throw DeterministicExecutionError(description: report, bodyIsStuck: false)
   }
+  // Once per process, before any run of its own begins: where a task's ending is written.
+  if droppedTaskErrors == .reported { await TaskEndingLayout.findOnce() }
   // One run at a time where runs take turns, as many as there are processors side by side.
   let takesTurns = !DeterministicExecution.runsGoSideBySide
   await RunGate.shared.enter()
@@ -298,7 +308,8 @@ private func runDeterministically<R: Sendable>(
     router: router, scheduleVirtualSleep: clock?.scheduleVirtualSleep,
     describePending: clock?.describePending ?? noPendingWork,
     outsideWorkTimeout: outsideWorkTimeout,
-    elapsed: clock?.elapsed, autoAdvance: clock?.autoAdvance)
+    elapsed: clock?.elapsed, autoAdvance: clock?.autoAdvance,
+    droppedTaskErrors: droppedTaskErrors)
   // An exploring run picks its jobs by the chooser its exploration set for it.
   if let chooser = ExplorationHook.chooser ?? ExploreEveryRun.nextChooser() {
     run.state.withLock { $0.chooser = chooser }
@@ -350,6 +361,8 @@ private func runDeterministically<R: Sendable>(
   // test is running (the driver thread belongs to no test), and thrown with the same text.
   // A task of the run that ran on another run's thread explains whatever else went wrong.
   let sharing = run.sharingReport.map { $0 + " " } ?? ""
+  // Whatever else happened, the errors the run's tasks dropped are failures of their own.
+  if let dropped = run.droppedErrorsReport { reporting.recordWithoutThrowing(dropped) }
   switch ending {
   case .deadlocked(let reason):
     let report = sharing + "Deterministic run deadlocked: \(reason)"
@@ -361,7 +374,7 @@ private func runDeterministically<R: Sendable>(
       throw DeterministicExecutionError(description: report, bodyIsStuck: false)
     }
     if let leftovers {
-      reporting.recordLeftovers(
+      reporting.recordWithoutThrowing(
         "The deterministic run's body finished with work still pending: \(leftovers). "
           + "Sleeps on the scheduler stay there (advance it to let them go); plain Task.sleeps "
           + "go on sleeping outside the run, in real time, for the virtual time they had left.")

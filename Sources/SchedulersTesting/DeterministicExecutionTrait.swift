@@ -36,6 +36,25 @@ public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
   /// (``DeterministicExecution/Exploration``); `nil`: one run, first in, first out.
   public var exploration: DeterministicExecution.Exploration?
 
+  /// What the run does with the error of a task that ends by throwing when nothing holds its
+  /// handle (``DeterministicExecution/DroppedTaskErrors``): ``DeterministicExecution/DroppedTaskErrors/reported``
+  /// unless ``droppedTaskErrors(_:)`` says otherwise.
+  public var droppedTaskErrors: DeterministicExecution.DroppedTaskErrors = .reported
+
+  /// The same trait, with dropped task errors handled as `policy` says.
+  ///
+  /// ```swift
+  /// @Test(.deterministicExecution.droppedTaskErrors(.ignored))
+  /// func cleanupMayFailUnseen() async {
+  ///   Task { throw CleanupError.alreadyGone }  // meant: nobody needs to know
+  /// }
+  /// ```
+  public func droppedTaskErrors(_ policy: DeterministicExecution.DroppedTaskErrors) -> Self {
+    var trait = self
+    trait.droppedTaskErrors = policy
+    return trait
+  }
+
   /// Applies to every test of a suite it is attached to.
   public var isRecursive: Bool { true }
 
@@ -67,7 +86,7 @@ public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
     try await withoutActuallyEscaping(function) { function in
       do {
         try await withDeterministicExecutionReportedByCaller(
-          virtualTime: virtualTime,
+          virtualTime: virtualTime, droppedTaskErrors: droppedTaskErrors,
           recordLeftovers: { report in
             Issue.record(Comment(rawValue: report), sourceLocation: declaration)
           }

@@ -39,8 +39,7 @@ extension DeterministicRun {
     var queuedNow = state.withLock { $0.jobs.count - $0.head }
     let ranAny = queuedNow > 0
     while queuedNow > 0, let queued = state.withLock({ $0.takeJob() }) {
-      if tracksPlainSleeps { jobStart.markStart() }
-      router.run(queued.job, onMainActor: false)
+      run(queued, onMainActor: false)
       queuedNow -= 1
     }
     let quiet = ranAny ? 0 : quietSoFar + 1

@@ -32,6 +32,9 @@ final class DeterministicRun: DeterministicRunIdleness {
     /// runs take turns) took from a task of a test that is not in a run, so that the same seed
     /// makes the same choices whatever else runs.
     var mayBeReordered = true
+    /// Whether the job is the run's own (`ActiveRuns.Ownership`): only the run's own tasks
+    /// have their dropped errors reported.
+    var isItsOwn = true
   }
 
   struct State {
@@ -108,6 +111,9 @@ final class DeterministicRun: DeterministicRunIdleness {
   let autoAdvance: AutoAdvanceClock?
   /// The virtual time since the run started, on its test scheduler; `nil` without one.
   let elapsed: (@Sendable () -> Duration?)?
+  /// Watches the run's tasks end, to report the errors nobody can await; `nil` when the run
+  /// lets them go, or the process cannot tell how a task ended.
+  let taskEndings: TaskEndingWatch?
 
   init(
     router: any JobRouter,
@@ -115,9 +121,11 @@ final class DeterministicRun: DeterministicRunIdleness {
     describePending: @escaping @Sendable () -> String?,
     outsideWorkTimeout: Duration,
     elapsed: (@Sendable () -> Duration?)? = nil,
-    autoAdvance: AutoAdvanceClock? = nil
+    autoAdvance: AutoAdvanceClock? = nil,
+    droppedTaskErrors: DeterministicExecution.DroppedTaskErrors = .reported
   ) {
     self.elapsed = elapsed
+    self.taskEndings = droppedTaskErrors == .reported ? TaskEndingWatch() : nil
     self.router = router
     self.mainActorJobsStayOnMainQueue = router.mainActorJobsStayOnMainQueue
     self.drivesOnMainQueue = !router.mainActorJobsStayOnMainQueue && driverOnTheMainQueue
@@ -158,7 +166,8 @@ final class DeterministicRun: DeterministicRunIdleness {
       let cancelledSleep = dropWakeUpIfCancelled(job, &state)
       state.jobs.append(
         QueuedJob(
-          job: job, onMainActor: onMainActor, mayBeReordered: ownership.mayBeReordered))
+          job: job, onMainActor: onMainActor, mayBeReordered: ownership.mayBeReordered,
+          isItsOwn: ownership.isItsOwn))
       if let cancelledSleep { state.jobs.append(cancelledSleep.wakeUp) }
       defer { state.driverIsWaiting = false }
       return .queued(wake: state.driverIsWaiting, cancelledSleep: cancelledSleep)
@@ -387,16 +396,11 @@ final class DeterministicRun: DeterministicRunIdleness {
         // On the main queue itself, while the driver waits: main-actor code stays mutually
         // exclusive with Dispatch work on the main queue (which no routing can capture), and
         // the run still runs one job at a time, in order.
-        let job = queued.job
         DispatchQueue.main.sync {
-          ActiveRuns.runningJobs(of: self) {
-            if tracksPlainSleeps { jobStart.markStart() }
-            router.run(job, onMainActor: true)
-          }
+          ActiveRuns.runningJobs(of: self) { run(queued, onMainActor: true) }
         }
       } else {
-        if tracksPlainSleeps { jobStart.markStart() }
-        router.run(queued.job, onMainActor: queued.onMainActor)
+        run(queued, onMainActor: queued.onMainActor)
       }
     case .resumeIdleWaiter(let continuation):
       continuation.resume()
@@ -413,6 +417,40 @@ final class DeterministicRun: DeterministicRunIdleness {
     case .turns, .waitForOutsideWork, .finish, .stopSettling, .deadlock:
       preconditionFailure("Deterministic execution: \(step) is not performed in place")
     }
+  }
+
+  /// Runs one of the run's jobs, on the thread it belongs on already; notes the error of a task
+  /// of the run's own that it ended, if nothing held the task's handle.
+  func run(_ queued: QueuedJob, onMainActor: Bool) {
+    if tracksPlainSleeps { jobStart.markStart() }
+    guard let taskEndings else {
+      router.run(queued.job, onMainActor: onMainActor)
+      return
+    }
+    taskEndings.running(queued.job, isItsOwn: queued.isItsOwn) {
+      router.run(queued.job, onMainActor: onMainActor)
+    }
+  }
+
+  /// The report of the errors the run's tasks dropped (see `DroppedTaskErrors.swift`), if any.
+  /// Read once the run has ended.
+  var droppedErrorsReport: String? {
+    let errors = taskEndings?.dropped ?? []
+    guard let first = errors.first else { return nil }
+    if errors.count == 1 {
+      return """
+        A task of the deterministic run ended by throwing \(first), and nothing held its \
+        handle, so no one could await it: Swift drops such an error without a word. Await the \
+        task's value, catch the error inside the task, or pass droppedTaskErrors: .ignored if \
+        dropping it is meant.
+        """
+    }
+    return """
+      \(errors.count) tasks of the deterministic run ended by throwing (\(errors.joined(separator: "; "))), \
+      and nothing held their handles, so no one could await them: Swift drops such errors \
+      without a word. Await the tasks' values, catch the errors inside the tasks, or pass \
+      droppedTaskErrors: .ignored if dropping them is meant.
+      """
   }
 
   /// Performs steps on the main queue, in one block, from `first` until one must wait or ends
@@ -500,6 +538,7 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// the run, in real time, for the virtual time they had left (a sleep "until cancelled" goes
   /// on until cancelled); a sleep whose task was cancelled wakes at once and finds it so.
   func forwardRemainingJobs() {
+    taskEndings?.stopWatching()
     let (remaining, sleeps) = state.withLock { state in
       defer {
         state.isClosed = true

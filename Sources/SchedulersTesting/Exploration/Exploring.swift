@@ -37,6 +37,7 @@ import Testing
 public func withDeterministicExecution(
   virtualTime: DeterministicExecution.VirtualTime = .manual,
   exploring exploration: DeterministicExecution.Exploration,
+  droppedTaskErrors: DeterministicExecution.DroppedTaskErrors = .reported,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
   _ body: @escaping @Sendable () async throws -> Void
@@ -45,7 +46,7 @@ public func withDeterministicExecution(
     fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
   await explore(exploration, reportingAt: location) {
     try await withDeterministicExecution(
-      virtualTime: virtualTime, fileID: fileID, filePath: filePath, line: line, column: column,
+      virtualTime: virtualTime, droppedTaskErrors: droppedTaskErrors, fileID: fileID, filePath: filePath, line: line, column: column,
       body)
   }
 }

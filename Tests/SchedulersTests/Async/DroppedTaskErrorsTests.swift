@@ -1,0 +1,194 @@
+import Schedulers
+import SchedulersTesting
+import Testing
+
+/// A run reports the error of a task of its own that ended by throwing when nothing held the
+/// task's handle any more (no one could ever await it), as a failure of the test.
+@Suite("Errors of tasks nobody can await")
+struct DroppedTaskErrorsTests {
+  struct SaveFailed: Error, Equatable { var draft: String }
+  struct SyncFailed: Error {}
+
+  /// The shape users write: a button's action starts a task and drops its handle.
+  @MainActor final class DraftModel {
+    var saved: [String] = []
+    func saveButtonTapped(_ draft: String) {
+      Task { try await self.save(draft) }
+    }
+    func save(_ draft: String) async throws {
+      await Task.yield()
+      throw SaveFailed(draft: draft)
+    }
+  }
+
+  @Test(
+    .enabled(
+      if: DeterministicExecution.backend.seesMainActorTasksEnd,
+      "main-actor jobs bypass the run with the \(DeterministicExecution.backend) backend"))
+  func aTaskWhoseHandleWasDroppedFailsTheTestNamingItsError() async throws {
+    try await withKnownIssue {
+      try await withDeterministicExecution { @MainActor in
+        DraftModel().saveButtonTapped("Hello")
+      }
+    } matching: { issue in
+      issue.description.contains("ended by throwing SchedulersTests.DroppedTaskErrorsTests.SaveFailed(draft: \"Hello\")")
+        && issue.description.contains("nothing held its handle")
+        && issue.description.contains("droppedTaskErrors: .ignored")
+        && issue.sourceLocation?.fileName == "DroppedTaskErrorsTests.swift"
+    }
+  }
+
+  /// Where main-actor jobs bypass the run, a main-actor task's end is not seen: the documented
+  /// difference of that backend, and nothing worse (no false report, no crash).
+  @Test(.enabled(if: DeterministicExecution.backend == .globalHookAndMainQueue))
+  func withTheMainQueueBackendAMainActorTasksErrorGoesUnseen() async throws {
+    try await withDeterministicExecution { @MainActor in
+      DraftModel().saveButtonTapped("Hello")
+    }
+  }
+
+  @Test func aDetachedTaskOfTheRunIsReportedToo() async throws {
+    try await withKnownIssue {
+      try await withDeterministicExecution {
+        Task.detached { throw SyncFailed() }
+        await DeterministicExecution.idle()
+      }
+    } matching: { issue in
+      issue.description.contains("ended by throwing")
+        && issue.description.contains("SyncFailed")
+    }
+  }
+
+  @Test func everyDroppedErrorIsNamedInOneFailure() async throws {
+    try await withKnownIssue {
+      try await withDeterministicExecution {
+        Task { throw SaveFailed(draft: "one") }
+        Task { throw SaveFailed(draft: "two") }
+      }
+    } matching: { issue in
+      issue.description.contains("2 tasks of the deterministic run ended by throwing")
+        && issue.description.contains("\"one\"") && issue.description.contains("\"two\"")
+    }
+  }
+
+  /// The run's other outcomes stay as they were: the body's value comes back.
+  @Test func theBodysResultStillComesBack() async throws {
+    try await withKnownIssue {
+      let result = try await withDeterministicExecution { () async throws -> Int in
+        Task { throw SyncFailed() }
+        return 42
+      }
+      #expect(result == 42)
+    } matching: { $0.description.contains("SyncFailed") }
+  }
+
+  @Test func anAwaitedErrorIsNotReported() async throws {
+    try await withDeterministicExecution {
+      let task = Task { throw SaveFailed(draft: "awaited") }
+      await #expect(throws: SaveFailed(draft: "awaited")) { try await task.value }
+    }
+  }
+
+  /// A handle still held when the task ends could be awaited later: the run cannot tell that
+  /// it never will be, and says nothing.
+  @Test func anErrorWhoseHandleIsStillHeldIsNotReported() async throws {
+    @MainActor final class Holder {
+      var task: Task<Void, any Error>?
+    }
+    try await withDeterministicExecution { @MainActor in
+      let holder = Holder()
+      holder.task = Task { throw SyncFailed() }
+      await DeterministicExecution.idle()
+      await #expect(throws: SyncFailed.self) { try await holder.task?.value }
+    }
+  }
+
+  @Test func aCancelledTaskIsNotReported() async throws {
+    try await withDeterministicExecution {
+      Task { throw CancellationError() }
+      Task {
+        withUnsafeCurrentTask { $0?.cancel() }
+        try Task.checkCancellation()
+      }
+    }
+  }
+
+  @Test func aTaskThatReturnsIsNotReported() async throws {
+    try await withDeterministicExecution {
+      Task { () throws -> Int in 1 }
+      Task { try await Task.sleep(for: .zero) }
+    }
+  }
+
+  /// Child tasks hand their errors to their group or `async let`: not the run's to report.
+  @Test func childTasksAreNotReported() async throws {
+    try await withDeterministicExecution {
+      await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { throw SyncFailed() }
+        // Not awaited: the group discards it when the body returns, as Swift specifies.
+      }
+    }
+  }
+
+  @Test func theOptOutLetsThemGo() async throws {
+    let body: @Sendable () async throws -> Void = { Task { throw SyncFailed() } }
+    // Without it, the body fails the test; with it, on every entry point, it does not.
+    try await withKnownIssue {
+      try await withDeterministicExecution(body)
+    } matching: { $0.description.contains("SyncFailed") }
+    try await withDeterministicExecution(droppedTaskErrors: .ignored, body)
+    await withDeterministicExecution(
+      exploring: .exploring(schedules: 20), droppedTaskErrors: .ignored, body)
+    let scheduler = DispatchQueue.test
+    try await withDeterministicExecution(scheduler: scheduler, droppedTaskErrors: .ignored) {
+      () async throws -> Void in
+      Task { throw SyncFailed() }
+    }
+  }
+
+  @Test func theProcessCanTellHowATaskEnded() async throws {
+    try await withDeterministicExecution {}
+    #expect(DeterministicExecution.droppedTaskErrorsUnseenReason == nil)
+  }
+}
+
+/// The trait records them at the test's declaration. Its scope is entered by hand, so that
+/// the known issue can wrap it.
+@Suite("Errors of tasks nobody can await, under the trait")
+struct DroppedTaskErrorsTraitTests {
+  struct Offline: Error {}
+
+  @Test func theTraitReportsThemAtTheTestsDeclaration() async throws {
+    let test = try #require(Test.current)
+    let trait: DeterministicExecutionTrait = .deterministicExecution
+    try await withKnownIssue {
+      try await trait.provideScope(for: test, testCase: Test.Case.current) {
+        () async throws -> Void in
+        Task { throw Offline() }
+      }
+    } matching: { issue in
+      issue.description.contains("ended by throwing")
+        && issue.description.contains("Offline")
+        && issue.sourceLocation == test.sourceLocation
+    }
+  }
+
+  @Test func theTraitsOptOutLetsThemGo() async throws {
+    let test = try #require(Test.current)
+    let body: @Sendable () async throws -> Void = { Task { throw Offline() } }
+    let reporting: DeterministicExecutionTrait = .deterministicExecution(.autoAdvance)
+    try await withKnownIssue {
+      try await reporting.provideScope(for: test, testCase: Test.Case.current, performing: body)
+    } matching: { $0.description.contains("Offline") }
+    #expect(reporting.droppedTaskErrors == .reported)
+    let ignoring = reporting.droppedTaskErrors(.ignored)
+    #expect(ignoring.virtualTime == .autoAdvance)
+    try await ignoring.provideScope(for: test, testCase: Test.Case.current, performing: body)
+  }
+
+  /// As users write it.
+  @Test(.deterministicExecution.droppedTaskErrors(.ignored))
+  func theOptOutReadsWellOnATest() async {
+    Task { throw Offline() }
+  }
+}
