@@ -46,7 +46,7 @@ public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
   /// ```swift
   /// @Test(.deterministicExecution.droppedTaskErrors(.ignored))
   /// func cleanupMayFailUnseen() async {
-  ///   Task { throw CleanupError.alreadyGone }  // meant: nobody needs to know
+  ///   Task { throw AlreadyGone() }  // meant: nobody needs to know
   /// }
   /// ```
   public func droppedTaskErrors(_ policy: DeterministicExecution.DroppedTaskErrors) -> Self {

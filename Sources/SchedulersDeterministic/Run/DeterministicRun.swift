@@ -73,6 +73,9 @@ final class DeterministicRun: DeterministicRunIdleness {
     var settlingStoppedWith: Int?
     /// In an exploring run, what picks the next job; `nil`: first in, first out.
     var chooser: ScheduleChooser?
+    /// The errors the run's tasks dropped (`TaskEndingWatch.dropped`), handed over under the
+    /// lock when the run ends, for the caller's thread to report.
+    var droppedErrors: [String] = []
   }
 
   let state = Mutex(State())
@@ -435,7 +438,7 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// The report of the errors the run's tasks dropped (see `DroppedTaskErrors.swift`), if any.
   /// Read once the run has ended.
   var droppedErrorsReport: String? {
-    let errors = taskEndings?.dropped ?? []
+    let errors = state.withLock { $0.droppedErrors }
     guard let first = errors.first else { return nil }
     if errors.count == 1 {
       return """
@@ -538,7 +541,11 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// the run, in real time, for the virtual time they had left (a sleep "until cancelled" goes
   /// on until cancelled); a sleep whose task was cancelled wakes at once and finds it so.
   func forwardRemainingJobs() {
-    taskEndings?.stopWatching()
+    if let taskEndings {
+      taskEndings.stopWatching()
+      let dropped = taskEndings.dropped
+      state.withLock { $0.droppedErrors = dropped }
+    }
     let (remaining, sleeps) = state.withLock { state in
       defer {
         state.isClosed = true

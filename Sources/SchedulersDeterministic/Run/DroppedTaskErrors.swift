@@ -52,7 +52,7 @@ extension DeterministicExecution {
     ///
     /// ```swift
     /// try await withDeterministicExecution(droppedTaskErrors: .ignored) {
-    ///   Task { throw CleanupError.alreadyGone }  // meant: nobody needs to know
+    ///   Task { throw AlreadyGone() }  // meant: nobody needs to know
     /// }
     /// ```
     case ignored

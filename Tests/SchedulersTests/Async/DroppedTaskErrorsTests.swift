@@ -154,6 +154,37 @@ struct DroppedTaskErrorsTests {
 
 /// The trait records them at the test's declaration. Its scope is entered by hand, so that
 /// the known issue can wrap it.
+/// "Errors nobody can await" in "Testing Async Code Deterministically": the example, word for
+/// word, fails the test as the article says.
+@Suite("Errors nobody can await: the article's example")
+struct DroppedTaskErrorsArticleTests {
+  struct SaveFailed: Error {}
+
+  @MainActor final class DraftModel {
+    func saveButtonTapped() {
+      Task { try await self.save() }  // the handle is dropped, and with it the error
+    }
+    func save() async throws { throw SaveFailed() }
+  }
+
+  @Test func savingReportsItsFailure() async throws {
+    try await withKnownIssue {
+      try await withDeterministicExecution { @MainActor in
+        DraftModel().saveButtonTapped()
+      }
+    } matching: { issue in
+      issue.description.contains(
+        """
+        A task of the deterministic run ended by throwing \
+        SchedulersTests.DroppedTaskErrorsArticleTests.SaveFailed(), and nothing held its \
+        handle, so no one could await it: Swift drops such an error without a word. Await \
+        the task's value, catch the error inside the task, or pass droppedTaskErrors: \
+        .ignored if dropping it is meant.
+        """)
+    }
+  }
+}
+
 @Suite("Errors of tasks nobody can await, under the trait")
 struct DroppedTaskErrorsTraitTests {
   struct Offline: Error {}
