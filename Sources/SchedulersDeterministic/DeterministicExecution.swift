@@ -109,7 +109,7 @@ private func runWithoutAScheduler<R: Sendable>(
 /// Runs `body` deterministically, with plain `Task.sleep` following `scheduler`'s virtual time
 /// and a failure recorded if the body leaves sleepers pending on it.
 ///
-/// See ``withDeterministicExecution(virtualTime:outsideWorkTimeout:fileID:filePath:line:column:_:)``.
+/// See ``withDeterministicExecution(virtualTime:outsideWorkTimeout:droppedTaskErrors:fileID:filePath:line:column:_:)``.
 ///
 /// `scheduler` is the test scheduler whose virtual clock plain `Task.sleep` follows inside
 /// the run, and whose pending sleepers are reported when the body returns; with

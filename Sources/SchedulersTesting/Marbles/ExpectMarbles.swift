@@ -49,7 +49,7 @@ import Schedulers
 /// }
 /// ```
 ///
-/// The test runs inside ``withDeterministicExecution(scheduler:virtualTime:outsideWorkTimeout:fileID:filePath:line:column:_:)``,
+/// The test runs inside ``withDeterministicExecution(scheduler:virtualTime:outsideWorkTimeout:droppedTaskErrors:fileID:filePath:line:column:_:)``,
 /// so an operator's tasks have always run before time moves on. Each call uses its own test
 /// scheduler and recorder, so marble tests share no state; in a parallel test run their
 /// deterministic runs take turns, one at a time, unless `SCHEDULERS_RUNS=side-by-side` lets
