@@ -131,10 +131,11 @@ struct TaskEndingLayout: Sendable, Equatable {
       return .notFound(
         "the runtime's task header is not laid out as this package reads it (the job's flags)")
     }
-    // From past the job's header (eight words), through the task's private part, to well
-    // inside the memory the runtime allocates with every task: the first word that holds the
-    // thrown error is the fragment's error (the task's frame, further on, may hold it too).
-    for offset in stride(from: 8 * word, to: 160 * word, by: word)
+    // From past the job's header (eight words), through the task's private part (the error
+    // lies at byte 224 with Swift 6.3 on Linux), staying inside the task's own allocation:
+    // the first word that holds the thrown error is the fragment's error (the task's frame,
+    // further on, may hold it too).
+    for offset in stride(from: 8 * word, to: 64 * word, by: word)
     where failed.load(fromByteOffset: offset, as: UInt.self) == errorBits {
       let layout = TaskEndingLayout(statusOffset: offset - 2 * word, errorOffset: offset)
       guard layout.status(of: failed) == 2, layout.status(of: succeeded) == 1,
