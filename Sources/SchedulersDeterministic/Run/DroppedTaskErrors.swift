@@ -165,9 +165,13 @@ struct TaskEndingLayout: Sendable, Equatable {
 /// words, two scheduler words, then 32-bit flags; `MetadataValues.h`: `JobFlags`).
 struct TaskHeader {
   let flags: UInt32
+  /// The low half of a task's id, which follows the flags: the runtime numbers tasks in the
+  /// order it makes them.
+  let id: UInt32
 
   init(_ job: UnsafeRawPointer) {
     flags = job.load(fromByteOffset: 4 * MemoryLayout<UInt>.size, as: UInt32.self)
+    id = job.load(fromByteOffset: 4 * MemoryLayout<UInt>.size + 4, as: UInt32.self)
   }
 
   /// A task (kind 0), not an actor's turn or another job.
@@ -190,7 +194,7 @@ struct TaskHeader {
 final class TaskEndingWatch: @unchecked Sendable {
   // `@unchecked Sendable`: the run's jobs run one at a time, each after the previous one has
   // returned, on threads that hand over to each other through a semaphore or a `sync`.
-  private var inFlight: [UnsafeMutableRawPointer] = []
+  private var inFlight: Set<UnsafeMutableRawPointer> = []
   /// The errors dropped so far, described.
   private(set) var dropped: [String] = []
   private let layout: TaskEndingLayout
@@ -215,24 +219,25 @@ final class TaskEndingWatch: @unchecked Sendable {
         // Exactly one reference of the watch's own, whatever copies the compiler makes of
         // values: the count read afterwards must tell it from everyone else's.
         _ = retainCalls.retain(address)
-        inFlight.append(address)
+        inFlight.insert(address)
       }
       run()
-      if let index = inFlight.firstIndex(of: address) { lookAt(index) }
+      if inFlight.contains(address) { lookAt(address) }
     } else {
       run()
       guard !inFlight.isEmpty else { return }
-      for index in inFlight.indices.reversed() { lookAt(index) }
+      // In the order the tasks were made (their ids), so that a report lists the same errors in
+      // the same order every time.
+      let ended = inFlight.filter { layout.status(of: $0) != 0 }
+      for task in ended.sorted(by: { TaskHeader($0).id < TaskHeader($1).id }) { lookAt(task) }
     }
   }
 
-  /// If the task at `index` has ended: stops watching it, and notes its error if it threw one
-  /// other than `CancellationError` while nothing but the watch held it.
-  private func lookAt(_ index: Int) {
-    let task = inFlight[index]
-    let status = layout.status(of: task)
-    guard status != 0 else { return }
-    inFlight.remove(at: index)
+  /// If `task` has ended: stops watching it, and notes its error if it threw one other than
+  /// `CancellationError` while nothing but the watch held it.
+  private func lookAt(_ task: UnsafeMutableRawPointer) {
+    guard layout.status(of: task) != 0 else { return }
+    inFlight.remove(task)
     defer { retainCalls.release(task) }
     guard let error = layout.error(of: task), !(error is CancellationError),
       retainCalls.count(task) == 1

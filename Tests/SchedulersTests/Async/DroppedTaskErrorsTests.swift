@@ -66,8 +66,37 @@ struct DroppedTaskErrorsTests {
         Task { throw SaveFailed(draft: "two") }
       }
     } matching: { issue in
-      issue.description.contains("2 tasks of the deterministic run ended by throwing")
-        && issue.description.contains("\"one\"") && issue.description.contains("\"two\"")
+      guard let one = issue.description.range(of: "\"one\""),
+        let two = issue.description.range(of: "\"two\"")
+      else { return false }
+      return issue.description.contains("2 tasks of the deterministic run ended by throwing")
+        && one.lowerBound < two.lowerBound
+    }
+  }
+
+  /// A task that calls an actor can end inside the actor's turn, a job that is not the task's
+  /// own: the run still sees it end, and lists the tasks in the order they were made.
+  @Test func tasksThatEndInAnActorsTurnAreSeen() async throws {
+    actor Outbox {
+      func send(_ message: String) async throws {
+        await Task.yield()
+        throw SaveFailed(draft: message)
+      }
+    }
+    try await withKnownIssue {
+      try await withDeterministicExecution {
+        let outbox = Outbox()
+        for message in ["first", "second", "third"] {
+          Task { try await outbox.send(message) }
+        }
+      }
+    } matching: { issue in
+      let text = issue.description
+      guard let first = text.range(of: "\"first\""), let second = text.range(of: "\"second\""),
+        let third = text.range(of: "\"third\"")
+      else { return false }
+      return text.contains("3 tasks of the deterministic run ended by throwing")
+        && first.lowerBound < second.lowerBound && second.lowerBound < third.lowerBound
     }
   }
 
@@ -167,7 +196,11 @@ struct DroppedTaskErrorsArticleTests {
     func save() async throws { throw SaveFailed() }
   }
 
-  @Test func savingReportsItsFailure() async throws {
+  @Test(
+    .enabled(
+      if: DeterministicExecution.backend.seesMainActorTasksEnd,
+      "main-actor jobs bypass the run with the \(DeterministicExecution.backend) backend"))
+  func savingReportsItsFailure() async throws {
     try await withKnownIssue {
       try await withDeterministicExecution { @MainActor in
         DraftModel().saveButtonTapped()
