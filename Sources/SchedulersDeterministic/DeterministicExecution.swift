@@ -51,6 +51,10 @@ public enum DeterministicExecution {}
 ///   that lists them. If the body is suspended and nothing can resume it, the run cancels the
 ///   body, records the deadlock (with the pending work) as a failure at this call, and throws
 ///   ``DeterministicExecutionError`` with the same text.
+/// - A task of the run that ends by throwing when nothing holds its handle any more (a
+///   fire-and-forget `Task {}` whose error Swift would drop without a word) fails the test,
+///   naming the error, when the run ends; `droppedTaskErrors: .ignored` lets such errors go
+///   (``DeterministicExecution/DroppedTaskErrors``).
 /// - Cancelling the calling task cancels the body at once.
 /// - Runs take turns: a second run waits for the first, and jobs of unrelated tests running in
 ///   parallel are serialised through the run too (their plain `Task.sleep`s keep real time).
@@ -121,7 +125,9 @@ private func runWithoutAScheduler<R: Sendable>(
 /// }
 /// ```
 ///
-/// `outsideWorkTimeout`
+/// `droppedTaskErrors` says what the run does with the error of a task of its own that ends by
+/// throwing when nothing holds its handle (``DeterministicExecution/DroppedTaskErrors``): a
+/// failure of the test by default. `outsideWorkTimeout`
 /// is how long, in real time, the run waits for work begun with
 /// ``withOutsideWork(_:)`` to finish while nothing else in the run can progress, before it
 /// reports a deadlock. It is only a guard against a hang: outside work that finishes sooner

@@ -23,7 +23,9 @@ import Testing
 /// ``Testing/Trait/deterministicExecution(_:)-(DeterministicExecution.VirtualTime)`` with `.autoAdvance`, or
 /// `withDeterministicExecution(scheduler:...)` with the test's scheduler. Failures of the run
 /// are recorded at the test's declaration: sleepers still pending on the run's clock when the
-/// body returns, and a deadlock (the body is then cancelled). If the body does not finish even
+/// body returns, errors of the run's tasks that nobody could await
+/// (``DeterministicExecution/DroppedTaskErrors``, unless ``droppedTaskErrors(_:)`` says
+/// `.ignored`), and a deadlock (the body is then cancelled). If the body does not finish even
 /// when cancelled, the process stops with a message saying so: the body is stuck, and the
 /// trait cannot return without it.
 public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {

@@ -33,7 +33,9 @@ import Testing
 /// as an unexplored run does: if that one fails, the test fails as it would without
 /// exploring; its length from its first real choice on (the first step where two jobs or more could
 /// run) is the span over which PCT places its change points. Needs Swift Testing: each schedule's failures are read
-/// as the issues it records.
+/// as the issues it records. A schedule in which a task of the run drops an error (it ends by
+/// throwing when nothing holds its handle) fails like any other, unless `droppedTaskErrors` is
+/// `.ignored` (``DeterministicExecution/DroppedTaskErrors``).
 public func withDeterministicExecution(
   virtualTime: DeterministicExecution.VirtualTime = .manual,
   exploring exploration: DeterministicExecution.Exploration,
