@@ -31,7 +31,8 @@ struct DroppedTaskErrorsTests {
         DraftModel().saveButtonTapped("Hello")
       }
     } matching: { issue in
-      issue.description.contains("ended by throwing SchedulersTests.DroppedTaskErrorsTests.SaveFailed(draft: \"Hello\")")
+      issue.description.contains(
+        "ended by throwing SchedulersTests.DroppedTaskErrorsTests.SaveFailed(draft: \"Hello\")")
         && issue.description.contains("nothing held its handle")
         && issue.description.contains("droppedTaskErrors: .ignored")
         && issue.sourceLocation?.fileName == "DroppedTaskErrorsTests.swift"
@@ -108,7 +109,9 @@ struct DroppedTaskErrorsTests {
         return 42
       }
       #expect(result == 42)
-    } matching: { $0.description.contains("SyncFailed") }
+    } matching: {
+      $0.description.contains("SyncFailed")
+    }
   }
 
   @Test func anAwaitedErrorIsNotReported() async throws {
@@ -164,7 +167,9 @@ struct DroppedTaskErrorsTests {
     // Without it, the body fails the test; with it, on every entry point, it does not.
     try await withKnownIssue {
       try await withDeterministicExecution(body)
-    } matching: { $0.description.contains("SyncFailed") }
+    } matching: {
+      $0.description.contains("SyncFailed")
+    }
     try await withDeterministicExecution(droppedTaskErrors: .ignored, body)
     await withDeterministicExecution(
       exploring: .exploring(schedules: 20), droppedTaskErrors: .ignored, body)
@@ -243,7 +248,9 @@ struct DroppedTaskErrorsTraitTests {
     let reporting: DeterministicExecutionTrait = .deterministicExecution(.autoAdvance)
     try await withKnownIssue {
       try await reporting.provideScope(for: test, testCase: Test.Case.current, performing: body)
-    } matching: { $0.description.contains("Offline") }
+    } matching: {
+      $0.description.contains("Offline")
+    }
     #expect(reporting.droppedTaskErrors == .reported)
     let ignoring = reporting.droppedTaskErrors(.ignored)
     #expect(ignoring.virtualTime == .autoAdvance)
