@@ -1,6 +1,6 @@
 // peer-bench: swift-schedulers beside the peers users would otherwise pick.
 //
-//   swift run -c release --package-path Benchmarks [--json] [--sizes ...] [--repetitions N]
+//   swift run -c release --package-path Benchmarks peer-bench [--json] [--sizes ...] [--repetitions N]
 
 import CombineSchedulersWorkloads
 import Foundation
