@@ -116,6 +116,11 @@ struct TaskEndingLayout: Sendable, Equatable {
   private struct Probe: Error {}
 
   private static func find() async -> State {
+    guard RetainCalls.found != nil else {
+      return .notFound(
+        "the runtime's reference counting entry points (swift_retain, swift_release, "
+          + "swift_retainCount) were not found with dlsym")
+    }
     let thrown: any Error = Probe()
     let errorBits = unsafeBitCast(thrown as any Error, to: UInt.self)
     let failing = Task<Void, any Error> { throw thrown }
