@@ -331,7 +331,7 @@ private func runDeterministically<R: Sendable>(
       // first job is already on the run's queue. Not detached: the body inherits the caller's
       // task-locals (the running test).
       let task = DeterministicRunHook.$current.withValue(run) {
-        Task {
+        router.makeBodyTask {
           run.adoptCurrentTask()
           // Outside the run's virtual clock: the warm-up is a real zero-length sleep.
           await DeterministicRunHook.$current.withValue(nil) { await warmUpPlainSleeps() }

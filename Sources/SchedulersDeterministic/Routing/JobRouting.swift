@@ -56,10 +56,17 @@ protocol JobRouter: Sendable {
   /// the run must run its own jobs in turns on the main queue (the runtime hooks without the
   /// main executor's hook).
   var mainActorJobsStayOnMainQueue: Bool { get }
+
+  /// Creates the task the body runs in (its first job is the run's).
+  func makeBodyTask(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never>
 }
 
 extension JobRouter {
   var mainActorJobsStayOnMainQueue: Bool { false }
+
+  func makeBodyTask(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    Task(operation: operation)
+  }
 
   /// Enqueues a job on the platform's executors after `delay` of real time (a plain sleep
   /// still pending when its run ended).

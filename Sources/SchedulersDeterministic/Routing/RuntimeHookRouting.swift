@@ -171,6 +171,16 @@ import Synchronization
 
     var mainActorJobsStayOnMainQueue: Bool { !routesMainActor }
 
+    /// The body's task prefers the task executor its jobs run on. The runtime compares a task's
+    /// preference with the task executor its job runs on (undefined meaning the platform's
+    /// default), so without it every hop to the generic executor was a switch, one more job;
+    /// and a `Task.yield()` inside a default actor's turn enqueues on the task's preference or,
+    /// without one, on the platform's default executor, past the hook, so that it left the run
+    /// and raced back. Structured child tasks inherit the preference; `Task {}` does not.
+    func makeBodyTask(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+      Task(executorPreference: HookTaskExecutor.shared, operation: operation)
+    }
+
     func beginRouting() {
       previous.withLock {
         $0 = Hooks(
