@@ -151,11 +151,29 @@ enum ActiveRuns {
 
   /// Runs `body` with the calling thread marked as running `run`'s jobs.
   ///
-  /// Not where runs take turns: the run in progress takes every job anyway, and tells its own
-  /// by task and address only, since a job of an unrelated test that it runs enqueues with no
-  /// task current too (a poller's next sleep), and must not count as the run's progress.
+  /// Not where runs take turns: the run in progress takes every job anyway, and a job of an
+  /// unrelated test that it runs enqueues with no task current too (a poller's next sleep),
+  /// which must not count as the run's progress. There, only the run's own jobs mark the thread
+  /// (`runningOwnJob`).
   static func runningJobs<R>(of run: DeterministicRun, _ body: () throws -> R) rethrows -> R {
     guard DeterministicExecution.runsGoSideBySide else { return try body() }
+    let previous = pthread_getspecific(threadsRunKey)
+    pthread_setspecific(threadsRunKey, Unmanaged.passUnretained(run).toOpaque())
+    defer { pthread_setspecific(threadsRunKey, previous) }
+    return try body()
+  }
+
+  /// Runs one of `run`'s own jobs (`body`) with the calling thread marked as running `run`'s
+  /// jobs, where runs take turns (side by side, the whole drive is marked already).
+  ///
+  /// What the job enqueues where no task is current is then the run's own: above all the turn
+  /// of a default actor that a task of the run has just queued itself on (the runtime schedules
+  /// the actor once the task is off the thread). Without the mark such a turn was only taken,
+  /// and once the body had finished, taken jobs go to the platform's executors: a task the body
+  /// left behind ran its actor calls outside the run, unseen (its dropped error too).
+  /// The jobs of unrelated tests that the run takes run unmarked, so that theirs stay taken.
+  static func runningOwnJob<R>(of run: DeterministicRun, _ body: () throws -> R) rethrows -> R {
+    guard !DeterministicExecution.runsGoSideBySide else { return try body() }
     let previous = pthread_getspecific(threadsRunKey)
     pthread_setspecific(threadsRunKey, Unmanaged.passUnretained(run).toOpaque())
     defer { pthread_setspecific(threadsRunKey, previous) }

@@ -426,12 +426,18 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// of the run's own that it ended, if nothing held the task's handle.
   func run(_ queued: QueuedJob, onMainActor: Bool) {
     if tracksPlainSleeps { jobStart.markStart() }
-    guard let taskEndings else {
+    guard queued.isItsOwn else {
       router.run(queued.job, onMainActor: onMainActor)
       return
     }
-    taskEndings.running(queued.job, isItsOwn: queued.isItsOwn) {
-      router.run(queued.job, onMainActor: onMainActor)
+    ActiveRuns.runningOwnJob(of: self) {
+      guard let taskEndings else {
+        router.run(queued.job, onMainActor: onMainActor)
+        return
+      }
+      taskEndings.running(queued.job) {
+        router.run(queued.job, onMainActor: onMainActor)
+      }
     }
   }
 

@@ -214,13 +214,13 @@ final class TaskEndingWatch: @unchecked Sendable {
     self.retainCalls = retainCalls
   }
 
-  /// Runs `job` (with `run`), watching the task it belongs to if it is one of the run's own,
-  /// and notes the errors of the tasks it ended.
-  func running(_ job: UnownedJob, isItsOwn: Bool, _ run: () -> Void) {
+  /// Runs `job`, one of the run's own (with `run`), watching the task it belongs to, and notes
+  /// the errors of the tasks it ended.
+  func running(_ job: UnownedJob, _ run: () -> Void) {
     let address = unsafeBitCast(job, to: UnsafeMutableRawPointer.self)
     let header = TaskHeader(address)
     if header.isTask {
-      if isItsOwn, header.isUnstructuredFuture, !inFlight.contains(address) {
+      if header.isUnstructuredFuture, !inFlight.contains(address) {
         // Exactly one reference of the watch's own, whatever copies the compiler makes of
         // values: the count read afterwards must tell it from everyone else's.
         _ = retainCalls.retain(address)

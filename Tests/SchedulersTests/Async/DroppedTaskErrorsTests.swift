@@ -78,9 +78,10 @@ struct DroppedTaskErrorsTests {
   /// A task that calls an actor can end inside the actor's turn, a job that is not the task's
   /// own: the run still sees it end, and lists the tasks in the order they were made.
   @Test func tasksThatEndInAnActorsTurnAreSeen() async throws {
+    // No yield inside: a `Task {}`'s yield inside an actor leaves the run with some backends
+    // (`YieldInActorTests`). Each call is an actor's turn of its own in a run anyway.
     actor Outbox {
       func send(_ message: String) async throws {
-        await Task.yield()
         throw SaveFailed(draft: message)
       }
     }
