@@ -48,7 +48,8 @@ public func withDeterministicExecution(
     fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
   await explore(exploration, reportingAt: location) {
     try await withDeterministicExecution(
-      virtualTime: virtualTime, droppedTaskErrors: droppedTaskErrors, fileID: fileID, filePath: filePath, line: line, column: column,
+      virtualTime: virtualTime, droppedTaskErrors: droppedTaskErrors, fileID: fileID,
+      filePath: filePath, line: line, column: column,
       body)
   }
 }
