@@ -166,10 +166,10 @@ package final class ScheduleChooser: @unchecked Sendable {
   private func identity(of job: UnownedJob) -> UInt {
     let header = unsafeBitCast(job, to: UnsafeRawPointer.self)
     let word = MemoryLayout<UInt>.size
-    switch header.load(fromByteOffset: 4 * word, as: UInt8.self) {
+    let fields = TaskHeader(header)
+    switch fields.kind {
     case 0:
-      // The job's id follows its 32-bit flags (`include/swift/ABI/Task.h`).
-      let id = header.load(fromByteOffset: 4 * word + 4, as: UInt32.self)
+      let id = fields.id
       guard id != 0 else { return UInt(bitPattern: header) }
       // Tagged in the top bit, which no user-space address has.
       return UInt(id) | (1 << (UInt.bitWidth - 1))
@@ -235,16 +235,12 @@ package final class ScheduleChooser: @unchecked Sendable {
   }
 }
 
-/// What a job is, read from the kind in the low byte of its flags, as the runtime lays out a
-/// job's header (`include/swift/ABI/Task.h`: a heap object's two words, two scheduler words,
-/// then the flags; `JobKind`: 0 a task, 192 to 194 a default actor's turn, 195 the
-/// continuation of a yield or a sleep).
+/// What a job is, by the kind in its header (`TaskHeader.kind`).
 package enum JobKind: Sendable {
   case task, actor, resumption, other
 
   init(_ job: UnownedJob) {
-    let header = unsafeBitCast(job, to: UnsafeRawPointer.self)
-    switch header.load(fromByteOffset: 4 * MemoryLayout<UInt>.size, as: UInt8.self) {
+    switch TaskHeader(unsafeBitCast(job, to: UnsafeRawPointer.self)).kind {
     case 0: self = .task
     case 192...194: self = .actor
     case 195: self = .resumption

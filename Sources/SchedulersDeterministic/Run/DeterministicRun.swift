@@ -32,8 +32,9 @@ final class DeterministicRun: DeterministicRunIdleness {
     /// runs take turns) took from a task of a test that is not in a run, so that the same seed
     /// makes the same choices whatever else runs.
     var mayBeReordered = true
-    /// Whether the job is the run's own (`ActiveRuns.Ownership`): only the run's own tasks
-    /// have their dropped errors reported.
+    /// Whether the job is the run's own (`ActiveRuns.Ownership`): only the run's own jobs mark
+    /// the driver's thread as running its jobs, and only its own tasks have their dropped
+    /// errors reported.
     var isItsOwn = true
   }
 
@@ -426,18 +427,10 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// of the run's own that it ended, if nothing held the task's handle.
   func run(_ queued: QueuedJob, onMainActor: Bool) {
     if tracksPlainSleeps { jobStart.markStart() }
-    guard queued.isItsOwn else {
-      router.run(queued.job, onMainActor: onMainActor)
-      return
-    }
+    func runJob() { router.run(queued.job, onMainActor: onMainActor) }
+    guard queued.isItsOwn else { return runJob() }
     ActiveRuns.runningOwnJob(of: self) {
-      guard let taskEndings else {
-        router.run(queued.job, onMainActor: onMainActor)
-        return
-      }
-      taskEndings.running(queued.job) {
-        router.run(queued.job, onMainActor: onMainActor)
-      }
+      if let taskEndings { taskEndings.running(queued.job, runJob) } else { runJob() }
     }
   }
 
@@ -547,11 +540,8 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// the run, in real time, for the virtual time they had left (a sleep "until cancelled" goes
   /// on until cancelled); a sleep whose task was cancelled wakes at once and finds it so.
   func forwardRemainingJobs() {
-    if let taskEndings {
-      taskEndings.stopWatching()
-      let dropped = taskEndings.dropped
-      state.withLock { $0.droppedErrors = dropped }
-    }
+    // Outside the lock: letting go of a task may run deinitializers that enqueue.
+    if let dropped = taskEndings?.stopWatching() { state.withLock { $0.droppedErrors = dropped } }
     let (remaining, sleeps) = state.withLock { state in
       defer {
         state.isClosed = true

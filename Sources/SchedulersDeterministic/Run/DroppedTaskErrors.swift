@@ -179,13 +179,17 @@ struct TaskHeader {
     id = job.load(fromByteOffset: 4 * MemoryLayout<UInt>.size + 4, as: UInt32.self)
   }
 
-  /// A task (kind 0), not an actor's turn or another job.
-  var isTask: Bool { flags & 0xFF == 0 }
+  /// The job's kind, the low byte of its flags (`JobKind`: 0 a task, 192 to 194 a default
+  /// actor's turn, 195 the continuation of a yield or a sleep).
+  var kind: UInt8 { UInt8(truncatingIfNeeded: flags) }
 
-  /// A task (kind 0) with a result (`IsFuture`, bit 25) that is not a child task
-  /// (`IsChildTask`, bit 24: every task of a group or `async let`).
+  /// A task (kind 0), not an actor's turn or another job.
+  var isTask: Bool { kind == 0 }
+
+  /// A task with a result (`IsFuture`, bit 25) that is not a child task (`IsChildTask`, bit 24:
+  /// every task of a group or `async let`).
   var isUnstructuredFuture: Bool {
-    flags & 0xFF == 0 && flags & (1 << 25) != 0 && flags & (1 << 24) == 0
+    isTask && flags & (1 << 25) != 0 && flags & (1 << 24) == 0
   }
 }
 
@@ -201,7 +205,7 @@ final class TaskEndingWatch: @unchecked Sendable {
   // returned, on threads that hand over to each other through a semaphore or a `sync`.
   private var inFlight: Set<UnsafeMutableRawPointer> = []
   /// The errors dropped so far, described.
-  private(set) var dropped: [String] = []
+  private var dropped: [String] = []
   private let layout: TaskEndingLayout
   private let retainCalls: RetainCalls
 
@@ -250,10 +254,12 @@ final class TaskEndingWatch: @unchecked Sendable {
     dropped.append(String(reflecting: error))
   }
 
-  /// Lets go of the tasks still in flight when the run ends: they go on outside it, unwatched.
-  func stopWatching() {
+  /// Lets go of the tasks still in flight when the run ends (they go on outside it, unwatched),
+  /// and returns the errors dropped, described, in the order the tasks ended.
+  func stopWatching() -> [String] {
     for task in inFlight { retainCalls.release(task) }
     inFlight.removeAll()
+    return dropped
   }
 }
 
