@@ -21,10 +21,7 @@ struct DroppedTaskErrorsTests {
     }
   }
 
-  @Test(
-    .enabled(
-      if: DeterministicExecution.backend.seesMainActorTasksEnd,
-      "main-actor jobs bypass the run with the \(DeterministicExecution.backend) backend"))
+  @Test(.seesMainActorTasksEnd)
   func aTaskWhoseHandleWasDroppedFailsTheTestNamingItsError() async throws {
     try await withKnownIssue {
       try await withDeterministicExecution { @MainActor in
@@ -224,10 +221,7 @@ struct DroppedTaskErrorsArticleTests {
     func save() async throws { throw SaveFailed() }
   }
 
-  @Test(
-    .enabled(
-      if: DeterministicExecution.backend.seesMainActorTasksEnd,
-      "main-actor jobs bypass the run with the \(DeterministicExecution.backend) backend"))
+  @Test(.seesMainActorTasksEnd)
   func savingReportsItsFailure() async throws {
     try await withKnownIssue {
       try await withDeterministicExecution { @MainActor in

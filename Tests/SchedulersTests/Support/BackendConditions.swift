@@ -11,6 +11,14 @@ extension Trait where Self == ConditionTrait {
       "with the \(DeterministicExecution.backend) backend a plain Task.sleep is real time")
   }
 
+  /// For tests of a main-actor task's dropped error: every backend whose runs run main-actor
+  /// jobs (not the main-queue backend, where they bypass the run).
+  static var seesMainActorTasksEnd: Self {
+    .enabled(
+      if: DeterministicExecution.backend.seesMainActorTasksEnd,
+      "main-actor jobs bypass the run with the \(DeterministicExecution.backend) backend")
+  }
+
   /// For tests that need a deterministic run: every backend but none.
   static var deterministicExecutionIsAvailable: Self {
     .enabled(
