@@ -72,8 +72,19 @@ final class RunGate: Sendable {
 
   init(width: Int) { self.width = width }
 
-  func enter() async {
-    await withCheckedContinuation { continuation in
+  /// Enters at once if there is room, without suspending; `false` if the caller must wait
+  /// (`enter(isolation:)`).
+  func tryEnter() -> Bool {
+    state.withLock { state in
+      guard state.inside < width, state.waiters.isEmpty else { return false }
+      state.inside += 1
+      return true
+    }
+  }
+
+  /// Waits for room, in line, on the caller's actor.
+  func enter(isolation: isolated (any Actor)? = #isolation) async {
+    await withCheckedContinuation(isolation: isolation) { continuation in
       let enterNow = state.withLock { state -> Bool in
         if state.inside < width {
           state.inside += 1

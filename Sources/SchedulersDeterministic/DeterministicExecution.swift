@@ -84,11 +84,13 @@ public func withDeterministicExecution<R: Sendable>(
   droppedTaskErrors: DeterministicExecution.DroppedTaskErrors = .reported,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
+  isolation: isolated (any Actor)? = #isolation,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
   try await runWithoutAScheduler(
     virtualTime, outsideWorkTimeout: outsideWorkTimeout, droppedTaskErrors: droppedTaskErrors,
-    reporting: .atCall(SourceLocationOfCall(fileID, filePath, line, column)), body)
+    reporting: .atCall(SourceLocationOfCall(fileID, filePath, line, column)),
+    isolation: isolation, body)
 }
 
 /// A run without a caller's scheduler: an auto-advancing one needs a clock for plain sleeps,
@@ -96,18 +98,19 @@ public func withDeterministicExecution<R: Sendable>(
 private func runWithoutAScheduler<R: Sendable>(
   _ virtualTime: DeterministicExecution.VirtualTime, outsideWorkTimeout: Duration,
   droppedTaskErrors: DeterministicExecution.DroppedTaskErrors,
-  reporting: RunReporting, _ body: @escaping @Sendable () async throws -> R
+  reporting: RunReporting, isolation: isolated (any Actor)?,
+  _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
   guard virtualTime.autoAdvances else {
     return try await runDeterministically(
       clock: nil, outsideWorkTimeout: outsideWorkTimeout, droppedTaskErrors: droppedTaskErrors,
-      reporting: reporting, body)
+      reporting: reporting, isolation: isolation, body)
   }
   let scheduler = DispatchQueue.test
   defer { withExtendedLifetime(scheduler) {} }  // the run holds it weakly
   return try await runDeterministically(
     clock: RunClock(scheduler, virtualTime), outsideWorkTimeout: outsideWorkTimeout,
-    droppedTaskErrors: droppedTaskErrors, reporting: reporting, body)
+    droppedTaskErrors: droppedTaskErrors, reporting: reporting, isolation: isolation, body)
 }
 
 /// Runs `body` deterministically, with plain `Task.sleep` following `scheduler`'s virtual time
@@ -139,12 +142,14 @@ public func withDeterministicExecution<Time, Options, R: Sendable>(
   droppedTaskErrors: DeterministicExecution.DroppedTaskErrors = .reported,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
+  isolation: isolated (any Actor)? = #isolation,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
   try await runDeterministically(
     clock: RunClock(scheduler, virtualTime), outsideWorkTimeout: outsideWorkTimeout,
     droppedTaskErrors: droppedTaskErrors,
-    reporting: .atCall(SourceLocationOfCall(fileID, filePath, line, column)), body)
+    reporting: .atCall(SourceLocationOfCall(fileID, filePath, line, column)),
+    isolation: isolation, body)
 }
 
 /// The run's test scheduler, as the run uses it: plain sleeps go on it, its pending work is
@@ -262,7 +267,7 @@ package func withDeterministicExecutionReportedByCaller<R: Sendable>(
 ) async throws -> R {
   try await runWithoutAScheduler(
     virtualTime, outsideWorkTimeout: .seconds(10), droppedTaskErrors: droppedTaskErrors,
-    reporting: .byCaller(recordLeftovers: recordLeftovers), body)
+    reporting: .byCaller(recordLeftovers: recordLeftovers), isolation: nil, body)
 }
 
 extension DeterministicRun {
@@ -277,6 +282,7 @@ private func runDeterministically<R: Sendable>(
   outsideWorkTimeout: Duration,
   droppedTaskErrors: DeterministicExecution.DroppedTaskErrors,
   reporting: RunReporting,
+  isolation: isolated (any Actor)?,
   _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
   guard let router = jobRouter else {
@@ -304,10 +310,10 @@ private func runDeterministically<R: Sendable>(
     throw DeterministicExecutionError(description: report, bodyIsStuck: false)
   }
   // Once per process, before any run of its own begins: where a task's ending is written.
-  if droppedTaskErrors == .reported { await TaskEndingLayout.findOnce() }
+  if droppedTaskErrors == .reported, !TaskEndingLayout.isKnown { await TaskEndingLayout.findOnce() }
   // One run at a time where runs take turns, as many as there are processors side by side.
   let takesTurns = !DeterministicExecution.runsGoSideBySide
-  await RunGate.shared.enter()
+  if !RunGate.shared.tryEnter() { await RunGate.shared.enter(isolation: isolation) }
   defer { RunGate.shared.leave() }
 
   let run = DeterministicRun(
@@ -324,40 +330,55 @@ private func runDeterministically<R: Sendable>(
   // The caller's cancellation reaches the body at once: the body runs in a task of its own
   // (so that its jobs go to the run), which the handler cancels.
   let bodyTask = Mutex<Task<Void, Never>?>(nil)
+  // The run is driven right here, on the caller's thread, where that costs no one anything:
+  // the caller is main-actor code (main-actor jobs then run in place), or nonisolated code on
+  // the cooperative pool while runs take turns (the run in progress takes every job, so the
+  // pool has nothing of the run's to run meanwhile). No thread hand-over then, unless the run
+  // must wait (`DeterministicRun.driveInPlace`). A driver thread drives it elsewhere: a caller
+  // on another actor, which the run's jobs may need; nonisolated callers side by side, which
+  // would hold the pool's threads; and the main-queue backend, whose turns are on the main
+  // queue.
+  let callerIsOnTheMainActor = isolation.map { $0 === MainActor.shared } ?? false
+  let drivesInPlace =
+    !router.mainActorJobsStayOnMainQueue
+    && (callerIsOnTheMainActor || (isolation == nil && takesTurns))
   let ending = await withTaskCancellationHandler {
-    await withCheckedContinuation { (done: CheckedContinuation<DeterministicRun.Ending, Never>) in
-      ActiveRuns.begin(run, takingEveryJob: takesTurns)
-      // Created as the run's (the task-local makes its first job the run's), so the body's
-      // first job is already on the run's queue. Not detached: the body inherits the caller's
-      // task-locals (the running test).
-      let task = DeterministicRunHook.$current.withValue(run) {
-        router.makeBodyTask {
-          run.adoptCurrentTask()
-          // Outside the run's virtual clock: the warm-up is a real zero-length sleep.
-          await DeterministicRunHook.$current.withValue(nil) { await warmUpPlainSleeps() }
-          let result = await DeterministicRunHook.$current.withValue(run) {
-            do { return Result<R, any Error>.success(try await body()) } catch {
-              return .failure(error)
-            }
+    ActiveRuns.begin(run, takingEveryJob: takesTurns)
+    // Created as the run's (the task-local makes its first job the run's), so the body's
+    // first job is already on the run's queue. Not detached: the body inherits the caller's
+    // task-locals (the running test).
+    let task = DeterministicRunHook.$current.withValue(run) {
+      router.makeBodyTask {
+        run.adoptCurrentTask()
+        // Outside the run's virtual clock: the warm-up is a real zero-length sleep.
+        await DeterministicRunHook.$current.withValue(nil) { await warmUpPlainSleeps() }
+        let result = await DeterministicRunHook.$current.withValue(run) {
+          do { return Result<R, any Error>.success(try await body()) } catch {
+            return .failure(error)
           }
-          outcome.value.withLock { $0 = result }
-          run.bodyDidFinish()
         }
+        outcome.value.withLock { $0 = result }
+        run.bodyDidFinish()
       }
-      bodyTask.withLock { $0 = task }
-      // A cancellation that came before the task was stored found nothing to cancel.
-      if Task.isCancelled { task.cancel() }
+    }
+    bodyTask.withLock { $0 = task }
+    // A cancellation that came before the task was stored found nothing to cancel.
+    if Task.isCancelled { task.cancel() }
+    let cancelBody: @Sendable () -> Void = { task.cancel() }
+    var firstStep: DeterministicRun.Step?
+    if drivesInPlace {
+      let step = run.driveInPlace(onMainQueue: callerIsOnTheMainActor, cancelBody: cancelBody)
+      if case .finish = step { return run.end(.finished(leftovers: nil)) }
+      firstStep = step
+    }
+    let handedOver = firstStep
+    return await withCheckedContinuation(isolation: isolation) {
+      (done: CheckedContinuation<DeterministicRun.Ending, Never>) in
       startDriverThread {
-        var ending = ActiveRuns.runningJobs(of: run) { run.drive(cancelBody: { task.cancel() }) }
-        // Described before the run hands its sleeps back, which takes them off the scheduler.
-        if case .finished(let unsettled) = ending {
-          let leftovers = [unsettled, run.describeLeftovers()].compactMap { $0 }
-          ending = .finished(
-            leftovers: leftovers.isEmpty ? nil : leftovers.joined(separator: "; "))
+        let ending = ActiveRuns.runningJobs(of: run) {
+          run.drive(startingWith: handedOver, cancelBody: cancelBody)
         }
-        ActiveRuns.end(run)
-        run.forwardRemainingJobs()
-        done.resume(returning: ending)
+        done.resume(returning: run.end(ending))
       }
     }
   } onCancel: {
@@ -386,6 +407,23 @@ private func runDeterministically<R: Sendable>(
           + "go on sleeping outside the run, in real time, for the virtual time they had left.")
     }
     return try outcome.value.withLock { $0 }!.get()
+  }
+}
+
+extension DeterministicRun {
+  /// Ends the run the driver stopped driving: describes what the body left pending, stops
+  /// routing jobs to the run and hands back the jobs it still holds. Returns the ending to
+  /// report.
+  fileprivate func end(_ ending: Ending) -> Ending {
+    var ending = ending
+    // Described before the run hands its sleeps back, which takes them off the scheduler.
+    if case .finished(let unsettled) = ending {
+      let leftovers = [unsettled, describeLeftovers()].compactMap { $0 }
+      ending = .finished(leftovers: leftovers.isEmpty ? nil : leftovers.joined(separator: "; "))
+    }
+    ActiveRuns.end(self)
+    forwardRemainingJobs()
+    return ending
   }
 }
 

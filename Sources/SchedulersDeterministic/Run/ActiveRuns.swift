@@ -110,7 +110,7 @@ enum ActiveRuns {
     // Rule 2 only where no task is current: a task of no run that the run runs anyway (one
     // misrouted by rule 3, its address a reused one) would otherwise take every task it
     // creates into the run with it.
-    let taskIsCurrent = withUnsafeCurrentTask { $0 != nil }
+    let taskIsCurrent = aTaskOtherThanTheDrivingCallerIsCurrent()
     if taskIsCurrent, let run = DeterministicRun.current, run.isActive.load(ordering: .acquiring) {
       noteWhereItRuns(run)
       return (run, .own)
@@ -180,6 +180,30 @@ enum ActiveRuns {
     return try body()
   }
 
+  // MARK: A run driven on its caller's thread
+
+  /// Runs `body`, a run's driving on the thread of the task that awaits the run
+  /// (`DeterministicRun.driveInPlace`), with that task marked as the driving caller: between
+  /// jobs it is current on the thread, yet it takes no part in the run, so a job enqueued then
+  /// counts as enqueued where no task is current, as it does on a driver thread.
+  static func drivingInPlace<R>(_ body: () throws -> R) rethrows -> R {
+    let caller = withUnsafeCurrentTask { $0.map { unsafeBitCast($0, to: UInt.self) } } ?? 0
+    let previous = pthread_getspecific(drivingCallerKey)
+    pthread_setspecific(drivingCallerKey, UnsafeRawPointer(bitPattern: caller))
+    defer { pthread_setspecific(drivingCallerKey, previous) }
+    return try body()
+  }
+
+  /// Whether a task is current that is not the caller driving its run on this thread between
+  /// jobs (a job of the run that runs in place makes its own task current).
+  private static func aTaskOtherThanTheDrivingCallerIsCurrent() -> Bool {
+    withUnsafeCurrentTask { task in
+      guard let task else { return false }
+      guard let caller = pthread_getspecific(drivingCallerKey) else { return true }
+      return UInt(bitPattern: caller) != unsafeBitCast(task, to: UInt.self)
+    }
+  }
+
   private static func threadsRun() -> DeterministicRun? {
     guard let pointer = pthread_getspecific(threadsRunKey) else { return nil }
     return Unmanaged<DeterministicRun>.fromOpaque(pointer).takeUnretainedValue()
@@ -189,6 +213,15 @@ enum ActiveRuns {
 /// The thread-specific slot of `ActiveRuns.runningJobs`: unretained, since the run outlives
 /// every block that sets it.
 private let threadsRunKey: pthread_key_t = {
+  var key = pthread_key_t()
+  let status = pthread_key_create(&key, nil)
+  precondition(status == 0, "Deterministic execution: could not create a thread key (\(status))")
+  return key
+}()
+
+/// The thread-specific slot of `ActiveRuns.drivingInPlace`: the address of the task driving its
+/// run on this thread.
+private let drivingCallerKey: pthread_key_t = {
   var key = pthread_key_t()
   let status = pthread_key_create(&key, nil)
   precondition(status == 0, "Deterministic execution: could not create a thread key (\(status))")

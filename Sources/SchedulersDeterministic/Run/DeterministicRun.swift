@@ -97,13 +97,6 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// Whether main-actor jobs bypass the run and stay on the main queue, so that the run runs
   /// its own jobs in turns there (`DeterministicRun+MainQueueTurns.swift`).
   let mainActorJobsStayOnMainQueue: Bool
-  /// Whether the driver performs its steps on the main queue, running main-actor jobs in place
-  /// (`SCHEDULERS_DRIVER=main-queue`, with a backend that routes main-actor jobs to the run),
-  /// rather than on its own thread with a `DispatchQueue.main.sync` for each main-actor job
-  /// (the default). Opt-in: a clean-clone run of `.ci/run` saw one deadlock report, not yet
-  /// explained, in the Combine stand-in's parallel suite with it and runs taking turns (CI
-  /// runs it with runs side by side).
-  let drivesOnMainQueue: Bool
   /// Schedules a wake-up after a virtual duration on the run's test scheduler, if it has one.
   let scheduleVirtualSleep: ScheduleVirtualSleep?
   /// Describes the run's pending sleepers, for failure messages.
@@ -132,7 +125,6 @@ final class DeterministicRun: DeterministicRunIdleness {
     self.taskEndings = droppedTaskErrors == .reported ? TaskEndingWatch() : nil
     self.router = router
     self.mainActorJobsStayOnMainQueue = router.mainActorJobsStayOnMainQueue
-    self.drivesOnMainQueue = !router.mainActorJobsStayOnMainQueue && driverOnTheMainQueue
     self.scheduleVirtualSleep = scheduleVirtualSleep
     self.describePending = describePending
     self.outsideWorkTimeout = outsideWorkTimeout
@@ -253,7 +245,7 @@ final class DeterministicRun: DeterministicRunIdleness {
   // MARK: The driver
 
   /// What the driver does next.
-  fileprivate enum Step {
+  enum Step {
     case run(QueuedJob)
     /// Run the run's jobs in turns on the main queue until it settles (main-queue backend).
     case turns
@@ -284,12 +276,15 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// Drains the run's jobs on the calling thread until the body has finished and nothing is
   /// runnable, or until the run deadlocks. `cancelBody` is called once, at the first deadlock,
   /// to give the body a chance to unwind.
-  func drive(cancelBody: @escaping @Sendable () -> Void) -> Ending {
+  ///
+  /// `first` is a step already decided (by `driveInPlace`, which hands over the first step that
+  /// must wait).
+  func drive(startingWith first: Step? = nil, cancelBody: @escaping @Sendable () -> Void) -> Ending
+  {
+    var decided = first
     while true {
-      var step = nextStep()
-      if drivesOnMainQueue, step.runsOnTheMainQueue {
-        step = runOnTheMainQueue(startingWith: step, cancelBody: cancelBody)
-      }
+      let step = decided ?? nextStep()
+      decided = nil
       switch step {
       case .turns:
         runTurnsOnMainQueue()
@@ -455,28 +450,28 @@ final class DeterministicRun: DeterministicRunIdleness {
       """
   }
 
-  /// Performs steps on the main queue, in one block, from `first` until one must wait or ends
-  /// the run, and returns that one. Main-actor jobs run in place, the others beside them on the
-  /// same thread, and the idle run resumes its waiters there too: a run crosses threads only
-  /// when it starts, when it must wait (for outside work, or on a suspected deadlock), and
-  /// when it ends, instead of twice for every main-actor job.
-  private func runOnTheMainQueue(
-    startingWith first: Step, cancelBody: @escaping @Sendable () -> Void
-  ) -> Step {
-    let handOver = StepHandover(first)
-    DispatchQueue.main.async {
-      var step = handOver.step
+  /// Drives the run on the calling thread, the thread of the task that awaits the run, until a
+  /// step must wait or ends the run, and returns that step. `onMainQueue`: the caller is
+  /// main-actor code, so main-actor jobs run in place; otherwise they go to the main queue
+  /// (`DispatchQueue.main.sync`), as from a driver thread. The idle run resumes its waiters
+  /// here too: a run crosses no thread at all unless it must wait, for outside work or on a
+  /// suspected deadlock. Waiting here would hold the caller's thread (the main queue, which
+  /// outside work may need), so the caller hands a waiting step to a driver thread
+  /// (`drive(startingWith:)`).
+  ///
+  /// The caller's task is current on this thread between jobs; jobs enqueued then are treated
+  /// as enqueued where no task is current, as on a driver thread (`ActiveRuns.drivingInPlace`).
+  func driveInPlace(onMainQueue: Bool, cancelBody: @escaping @Sendable () -> Void) -> Step {
+    ActiveRuns.drivingInPlace {
       ActiveRuns.runningJobs(of: self) {
-        while step.runsOnTheMainQueue {
-          self.perform(step, onMainQueue: true, cancelBody: cancelBody)
-          step = self.nextStep()
+        var step = nextStep()
+        while step.runsInPlace {
+          perform(step, onMainQueue: onMainQueue, cancelBody: cancelBody)
+          step = nextStep()
         }
+        return step
       }
-      handOver.step = step
-      handOver.done.signal()
     }
-    handOver.done.wait()
-    return handOver.step
   }
 
   /// Why the run cannot vouch for its order, when one of its tasks ran on another run's thread.
@@ -564,22 +559,14 @@ final class DeterministicRun: DeterministicRunIdleness {
 }
 
 extension DeterministicRun.Step {
-  /// Whether the step neither waits nor ends the run, so that it may run on the main queue.
-  var runsOnTheMainQueue: Bool {
+  /// Whether the step neither waits nor ends the run, so that the caller's thread may perform
+  /// it (`driveInPlace`).
+  var runsInPlace: Bool {
     switch self {
     case .run, .resumeIdleWaiter, .dropCancelledSleeps, .autoAdvance: true
     case .turns, .waitForOutsideWork, .finish, .stopSettling, .deadlock: false
     }
   }
-}
-
-/// A step handed from the main queue back to the driver thread, which waits for it.
-private final class StepHandover: @unchecked Sendable {
-  // `@unchecked Sendable`: written on the main queue before `done` is signalled, read by the
-  // driver after it has waited for `done`.
-  var step: DeterministicRun.Step
-  let done = DispatchSemaphore(value: 0)
-  init(_ step: DeterministicRun.Step) { self.step = step }
 }
 
 extension DeterministicRun.State {
@@ -646,9 +633,3 @@ extension DeterministicRun.State {
   }
 
 }
-
-/// `SCHEDULERS_DRIVER=main-queue`: the driver performs its steps on the main queue. Read once.
-private let driverOnTheMainQueue: Bool = {
-  guard let value = getenv("SCHEDULERS_DRIVER") else { return false }
-  return String(cString: value) == "main-queue"
-}()

@@ -102,6 +102,10 @@ struct TaskEndingLayout: Sendable, Equatable {
     return nil
   }
 
+  /// Whether the search for the layout has ended, found or not: a run need not await
+  /// `findOnce()` (a hop to the generic executor and back) then.
+  static var isKnown: Bool { state.withLock { $0 } != .unknown }
+
   /// Finds the layout once per process (later calls return at once), on tasks made for the
   /// purpose: one that throws a known error, whose fragment must hold it with the status 2,
   /// and one that returns, whose fragment at the same place must say 1 with no error.
