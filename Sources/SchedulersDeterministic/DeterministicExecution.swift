@@ -58,8 +58,6 @@ public enum DeterministicExecution {}
 /// - Cancelling the calling task cancels the body at once.
 /// - Runs take turns: a second run waits for the first, and jobs of unrelated tests running in
 ///   parallel are serialised through the run too (their plain `Task.sleep`s keep real time).
-///   With `SCHEDULERS_RUNS=side-by-side`, runs of different tests go side by side instead,
-///   each taking only its own jobs (``DeterministicExecution/runsGoSideBySide``).
 /// - Outside a run, the process behaves normally.
 /// - `virtualTime` says how virtual time moves: ``DeterministicExecution/VirtualTime/manual``
 ///   (the default: only by the body's advances), or
@@ -116,7 +114,7 @@ private func runWithoutAScheduler<R: Sendable>(
 /// Runs `body` deterministically, with plain `Task.sleep` following `scheduler`'s virtual time
 /// and a failure recorded if the body leaves sleepers pending on it.
 ///
-/// See ``withDeterministicExecution(virtualTime:outsideWorkTimeout:droppedTaskErrors:fileID:filePath:line:column:_:)``.
+/// See ``withDeterministicExecution(virtualTime:outsideWorkTimeout:droppedTaskErrors:fileID:filePath:line:column:isolation:_:)``.
 ///
 /// `scheduler` is the test scheduler whose virtual clock plain `Task.sleep` follows inside
 /// the run, and whose pending sleepers are reported when the body returns; with
@@ -311,8 +309,7 @@ private func runDeterministically<R: Sendable>(
   }
   // Once per process, before any run of its own begins: where a task's ending is written.
   if droppedTaskErrors == .reported, !TaskEndingLayout.isKnown { await TaskEndingLayout.findOnce() }
-  // One run at a time where runs take turns, as many as there are processors side by side.
-  let takesTurns = !DeterministicExecution.runsGoSideBySide
+  // One run at a time (`RunGate`).
   if !RunGate.shared.tryEnter() { await RunGate.shared.enter(isolation: isolation) }
   defer { RunGate.shared.leave() }
 
@@ -332,18 +329,17 @@ private func runDeterministically<R: Sendable>(
   let bodyTask = Mutex<Task<Void, Never>?>(nil)
   // The run is driven right here, on the caller's thread, where that costs no one anything:
   // the caller is main-actor code (main-actor jobs then run in place), or nonisolated code on
-  // the cooperative pool while runs take turns (the run in progress takes every job, so the
-  // pool has nothing of the run's to run meanwhile). No thread hand-over then, unless the run
-  // must wait (`DeterministicRun.driveInPlace`). A driver thread drives it elsewhere: a caller
-  // on another actor, which the run's jobs may need; nonisolated callers side by side, which
-  // would hold the pool's threads; and the main-queue backend, whose turns are on the main
-  // queue.
+  // the cooperative pool (the run in progress takes every job, so the pool has nothing of the
+  // run's to run meanwhile). No thread hand-over then, unless the run must wait
+  // (`DeterministicRun.driveInPlace`). A driver thread drives it elsewhere: a caller on another
+  // actor, which the run's jobs may need, and the main-queue backend, whose turns are on the
+  // main queue.
   let callerIsOnTheMainActor = isolation.map { $0 === MainActor.shared } ?? false
   let drivesInPlace =
     !router.mainActorJobsStayOnMainQueue
-    && (callerIsOnTheMainActor || (isolation == nil && takesTurns))
+    && (callerIsOnTheMainActor || isolation == nil)
   let ending = await withTaskCancellationHandler {
-    ActiveRuns.begin(run, takingEveryJob: takesTurns)
+    ActiveRuns.begin(run)
     // Created as the run's (the task-local makes its first job the run's), so the body's
     // first job is already on the run's queue. Not detached: the body inherits the caller's
     // task-locals (the running test).
@@ -375,9 +371,7 @@ private func runDeterministically<R: Sendable>(
     return await withCheckedContinuation(isolation: isolation) {
       (done: CheckedContinuation<DeterministicRun.Ending, Never>) in
       startDriverThread {
-        let ending = ActiveRuns.runningJobs(of: run) {
-          run.drive(startingWith: handedOver, cancelBody: cancelBody)
-        }
+        let ending = run.drive(startingWith: handedOver, cancelBody: cancelBody)
         done.resume(returning: run.end(ending))
       }
     }
@@ -386,17 +380,15 @@ private func runDeterministically<R: Sendable>(
   }
   // Failures are recorded here, on the caller's task, where the test framework knows which
   // test is running (the driver thread belongs to no test), and thrown with the same text.
-  // A task of the run that ran on another run's thread explains whatever else went wrong.
-  let sharing = run.sharingReport.map { $0 + " " } ?? ""
   // Whatever else happened, the errors the run's tasks dropped are failures of their own.
   if let dropped = run.droppedErrorsReport { reporting.recordWithoutThrowing(dropped) }
   switch ending {
   case .deadlocked(let reason):
-    let report = sharing + "Deterministic run deadlocked: \(reason)"
+    let report = "Deterministic run deadlocked: \(reason)"
     reporting.recordThrown(report)
     throw DeterministicExecutionError(description: report, bodyIsStuck: true)
   case .finished(let leftovers):
-    if let report = run.deadlockReport.map({ sharing + $0 }) ?? run.sharingReport {
+    if let report = run.deadlockReport {
       reporting.recordThrown(report)
       throw DeterministicExecutionError(description: report, bodyIsStuck: false)
     }

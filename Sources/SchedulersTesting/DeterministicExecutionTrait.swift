@@ -4,7 +4,7 @@ import Testing
 /// A trait that runs each test under deterministic execution.
 ///
 /// Equivalent to wrapping the test's body in
-/// `withDeterministicExecution(virtualTime:outsideWorkTimeout:droppedTaskErrors:fileID:filePath:line:column:_:)`; on a
+/// `withDeterministicExecution(virtualTime:outsideWorkTimeout:droppedTaskErrors:fileID:filePath:line:column:isolation:_:)`; on a
 /// suite, it applies to every test in it:
 ///
 /// ```swift

@@ -5,17 +5,16 @@
 // that is not main-actor code (where runs side by side should gain most: such a run needs the
 // main queue least). Rows:
 //
-// - this package, runs side by side (`SCHEDULERS_RUNS=side-by-side`);
-// - this package, runs taking turns (the default, `SCHEDULERS_RUNS=take-turns`);
+// - this package: its runs take turns, one at a time;
 // - combine-schedulers' `TestScheduler` with the whole suite inside one
 //   `withMainSerialExecutor`, where a suite of such tests ends up: the function sets a
 //   process-wide hook, so one wrapper around the parallel suite is what every test's own
 //   wrapper amounts to (and wrappers per test, restoring the hook as each test ends, would
 //   race with each other).
 //
-// Each suite runs in a child process of its own (this executable again, with `--row`), because
-// the package reads `SCHEDULERS_RUNS` as each run starts and changing the environment while
-// tasks run is a race; other variables (`SCHEDULERS_DRIVER`, ...) pass through to the child.
+// Each suite runs in a child process of its own (this executable again, with `--row`), so that
+// neither inherits the other's routing; the environment (`SCHEDULERS_DETERMINISTIC_BACKEND`,
+// ...) passes through to the child.
 // The parent runs the rows in turn, `--repetitions` times, and prints the medians. Idle
 // machine only: on 2 cores the suite itself already keeps every core busy.
 //
@@ -29,20 +28,15 @@ import SchedulersStories
 
 /// One way of running the suite, and its child process's `--row` argument.
 enum Row: String, CaseIterable {
-  case sideBySide = "side-by-side"
   case takingTurns = "take-turns"
   case mainSerialExecutor = "main-serial-executor"
 
   var label: String {
     switch self {
-    case .sideBySide: "this package, runs side by side (SCHEDULERS_RUNS=side-by-side)"
-    case .takingTurns: "this package, runs taking turns (the default)"
+    case .takingTurns: "this package: deterministic runs, taking turns"
     case .mainSerialExecutor: "combine-schedulers 1.2.2, suite in one withMainSerialExecutor"
     }
   }
-
-  /// The value of `SCHEDULERS_RUNS` in the child's environment.
-  var runsVariable: String? { self == .takingTurns ? "take-turns" : "side-by-side" }
 }
 
 /// Which of the stories' tests the suite is made of.
@@ -67,7 +61,7 @@ func tests(for row: Row, _ bodies: Bodies) -> [Test] {
   let mainActor: [Test]
   let offMainActor: [Test]
   switch row {
-  case .sideBySide, .takingTurns:
+  case .takingTurns:
     mainActor = [
       SchedulersStories.debouncedSearch, SchedulersStories.countdown,
       SchedulersStories.viewState,
@@ -116,7 +110,7 @@ func measureSuite(_ row: Row, tests count: Int, _ bodies: Bodies) async -> (Dura
   var elapsed = Duration.zero
   var passed = 0
   switch row {
-  case .sideBySide, .takingTurns:
+  case .takingTurns:
     for test in tests { _ = await test() }
     let start = clock.now
     passed = await runSuite(tests, count: count)
@@ -153,9 +147,6 @@ func runChild(_ row: Row, tests: Int, bodies: Bodies) -> Outcome {
       Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
   #endif
   process.arguments = ["--row", row.rawValue, "--tests", "\(tests)", "--bodies", bodies.rawValue]
-  var environment = ProcessInfo.processInfo.environment
-  environment["SCHEDULERS_RUNS"] = row.runsVariable
-  process.environment = environment
   let output = Pipe()
   process.standardOutput = output  // the child's stderr stays ours: its failures show
   do { try process.run() } catch { return .failed("did not start: \(error)") }
@@ -260,7 +251,7 @@ print(
   | way of running the suite | wall time, median (min to max) | tests per second | passed (worst) |
   | --- | --- | --- | --- |
   """)
-var medians: [Row: Double] = [:]
+
 var allPassed = true
 for row in Row.allCases {
   let results = outcomes[row, default: []]
@@ -282,7 +273,7 @@ for row in Row.allCases {
     continue
   }
   let median = times[times.count / 2]
-  medians[row] = median
+
   let failureNote =
     failures.isEmpty
     ? "" : " (\(failures.count) of \(results.count): \(failures.joined(separator: "; ")))"
@@ -290,13 +281,5 @@ for row in Row.allCases {
     "| \(row.label) | \(fixed(median, 3)) s (\(fixed(times.first!, 3)) to "
       + "\(fixed(times.last!, 3))) | \(grouped(Int((Double(testCount) / median).rounded()))) | "
       + "\(grouped(worst)) of \(grouped(testCount))\(failureNote) |")
-}
-if let sideBySide = medians[.sideBySide], let takingTurns = medians[.takingTurns] {
-  print(
-    """
-
-    Side by side against taking turns: \(fixed(takingTurns / sideBySide, 2))x the throughput \
-    (median wall time taking turns / side by side).
-    """)
 }
 exit(allPassed ? 0 : 1)

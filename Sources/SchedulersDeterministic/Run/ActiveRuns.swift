@@ -8,39 +8,25 @@ import Synchronization
   import Musl
 #endif
 
-/// The deterministic runs in progress, and which of them a job belongs to.
+/// The deterministic run in progress (one at a time: `RunGate`), and how a job comes to it.
 ///
-/// Runs of different tests proceed side by side, each with its own queue and driver: a job goes
-/// to the run it belongs to, and a job that belongs to none (a test not in a run, the test
-/// framework's own work) goes to the platform's executors, as if no run were in progress. A job
-/// belongs to a run when, in this order:
+/// The run in progress takes every job of the process, as if its test were the only code
+/// running: the main-queue backend cannot tell its own main-actor tasks from others', and an
+/// actor tests share runs one test's task inside another's job. Of the jobs it takes, some are
+/// its own, which count as the run's progress and whose tasks' dropped errors it reports. A job
+/// is the run's own when, in this order:
 /// 1. a task of the run enqueues it (the task-local `DeterministicRun.current`): a task it
 ///    creates, a continuation it resumes, an actor it calls;
-/// 2. no task is current and the thread is running the run's jobs (its driver thread, or the
-///    main queue while it runs a main-actor job of the run): a hop back from an actor, an
-///    actor's next turn, a continuation resumed by synchronous code;
+/// 2. no task is current and the thread is running one of the run's own jobs
+///    (`runningOwnJob`): a hop back from an actor, an actor's next turn, a continuation resumed
+///    by synchronous code;
 /// 3. it is a task the run enqueued before (by address): a wake-up from a real-time sleep, a
 ///    continuation resumed from a Dispatch callback or another test's task.
-///
-/// A continuation of one run resumed by a task of another goes to the resuming run, which then
-/// runs that one job (rule 1 cannot tell it from a task the resuming run creates); resumed from
-/// a Dispatch callback, it goes to its own run.
-///
-/// Where runs take turns (`RunGate`), the one in progress takes every job, as if it were the
-/// only code in the process: the main-queue backend cannot tell its own main-actor tasks from
-/// others', so it must see the jobs they cause whatever their task.
-///
-/// The main actor is one serial executor for the whole process: two runs' main-actor jobs take
-/// turns on the main queue, each run's in its own order, so neither run's order depends on
-/// the other's. What two runs cannot keep apart is an actor both use (a singleton such as an
-/// `APIClient.shared`, a global actor other than the main actor): it runs the tasks queued on
-/// it one after another on the thread that holds it, so one run's task may run inside the
-/// other run's job, unseen by its own run, whose idle point is then not exact. Runs see it
-/// happen (`noteWhereItRuns`) and fail, saying so; such tests must take turns. That is why
-/// runs take turns unless `SCHEDULERS_RUNS=side-by-side` asks for them side by side.
+/// The others are only taken (`Ownership.taken`, `.takenWithoutATask`): the jobs of unrelated
+/// tests running in parallel, serialised through the run.
 enum ActiveRuns {
   private struct State {
-    /// The run in progress where runs take turns: it takes every job.
+    /// The run in progress: it takes every job.
     var takingEveryJob: DeterministicRun?
     /// The run each task seen so far belongs to, by the task's address (rule 3).
     var owners: [UInt: DeterministicRun] = [:]
@@ -53,14 +39,12 @@ enum ActiveRuns {
   private static let count = Atomic<Int>(0)
 
   /// Starts routing `run`'s jobs to it; the first run in progress starts the router's routing.
-  static func begin(_ run: DeterministicRun, takingEveryJob: Bool) {
+  static func begin(_ run: DeterministicRun) {
     state.withLock { state in
       let nonePrevious = count.load(ordering: .relaxed) == 0
-      if nonePrevious { run.router.beginRouting() }
-      precondition(
-        !takingEveryJob || nonePrevious,
-        "Deterministic execution: a run that takes turns began beside another")
-      if takingEveryJob { state.takingEveryJob = run }
+      precondition(nonePrevious, "Deterministic execution: a run began beside another")
+      run.router.beginRouting()
+      state.takingEveryJob = run
       run.isActive.store(true, ordering: .releasing)
       count.add(1, ordering: .relaxed)
     }
@@ -112,7 +96,6 @@ enum ActiveRuns {
     // creates into the run with it.
     let taskIsCurrent = aTaskOtherThanTheDrivingCallerIsCurrent()
     if taskIsCurrent, let run = DeterministicRun.current, run.isActive.load(ordering: .acquiring) {
-      noteWhereItRuns(run)
       return (run, .own)
     }
     if !taskIsCurrent, let run = threadsRun(), run.isActive.load(ordering: .acquiring) {
@@ -131,40 +114,11 @@ enum ActiveRuns {
     guard count.load(ordering: .relaxed) > 0, let run = DeterministicRun.current,
       run.isActive.load(ordering: .acquiring)
     else { return nil }
-    noteWhereItRuns(run)
     return run
   }
 
-  /// A task of `run` is running here: if this thread runs another run's jobs, an actor both
-  /// runs' tests use is running `run`'s task inside the other run's job (a default actor runs
-  /// the tasks queued on it one after another, on the thread that holds it), where `run`
-  /// cannot see it: `run` reports it (`DeterministicRun.ranOnAnotherRunsThread`). Asked
-  /// wherever a task of the run enqueues, sleeps, or tells its run something (outside work
-  /// ending, an advance waiting, the body finishing): a task that leaves the actor for a
-  /// generic executor goes on on the same thread without enqueueing anything.
-  static func noteWhereItRuns(_ run: DeterministicRun) {
-    guard let other = threadsRun(), other !== run else { return }
-    run.ranOnAnotherRunsThread.store(true, ordering: .relaxed)
-  }
-
-  // MARK: The run a thread is running jobs for (rule 2)
-
-  /// Runs `body` with the calling thread marked as running `run`'s jobs.
-  ///
-  /// Not where runs take turns: the run in progress takes every job anyway, and a job of an
-  /// unrelated test that it runs enqueues with no task current too (a poller's next sleep),
-  /// which must not count as the run's progress. There, only the run's own jobs mark the thread
-  /// (`runningOwnJob`).
-  static func runningJobs<R>(of run: DeterministicRun, _ body: () throws -> R) rethrows -> R {
-    guard DeterministicExecution.runsGoSideBySide else { return try body() }
-    let previous = pthread_getspecific(threadsRunKey)
-    pthread_setspecific(threadsRunKey, Unmanaged.passUnretained(run).toOpaque())
-    defer { pthread_setspecific(threadsRunKey, previous) }
-    return try body()
-  }
-
   /// Runs one of `run`'s own jobs (`body`) with the calling thread marked as running `run`'s
-  /// jobs, where runs take turns (side by side, the whole drive is marked already).
+  /// own jobs (rule 2).
   ///
   /// What the job enqueues where no task is current is then the run's own: above all the turn
   /// of a default actor that a task of the run has just queued itself on (the runtime schedules
@@ -173,7 +127,6 @@ enum ActiveRuns {
   /// left behind ran its actor calls outside the run, unseen (its dropped error too).
   /// The jobs of unrelated tests that the run takes run unmarked, so that theirs stay taken.
   static func runningOwnJob<R>(of run: DeterministicRun, _ body: () throws -> R) rethrows -> R {
-    guard !DeterministicExecution.runsGoSideBySide else { return try body() }
     let previous = pthread_getspecific(threadsRunKey)
     pthread_setspecific(threadsRunKey, Unmanaged.passUnretained(run).toOpaque())
     defer { pthread_setspecific(threadsRunKey, previous) }
@@ -210,7 +163,7 @@ enum ActiveRuns {
   }
 }
 
-/// The thread-specific slot of `ActiveRuns.runningJobs`: unretained, since the run outlives
+/// The thread-specific slot of `ActiveRuns.runningOwnJob`: unretained, since the run outlives
 /// every block that sets it.
 private let threadsRunKey: pthread_key_t = {
   var key = pthread_key_t()

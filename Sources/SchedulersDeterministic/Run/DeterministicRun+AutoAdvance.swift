@@ -52,11 +52,7 @@ extension DeterministicRun {
           : "the next action is due \(describeDuration(due)) after the run started, past maxVirtualTime (\(describeDuration(clock.maxVirtualTime)))"
       )
     }
-    // Marked as the run's, as a main-actor job is: what the due actions enqueue where no task
-    // is current (a task an action creates) belongs to the run when runs go side by side.
-    let ran =
-      onMainQueue
-      ? clock.step() : DispatchQueue.main.sync { ActiveRuns.runningJobs(of: self) { clock.step() } }
+    let ran = onMainQueue ? clock.step() : DispatchQueue.main.sync { clock.step() }
     state.withLock { state in
       guard let ran else {
         state.autoAdvance.foundNothing = true

@@ -83,9 +83,6 @@ final class DeterministicRun: DeterministicRunIdleness {
   private let wakeDriver = DispatchSemaphore(value: 0)
   /// Whether the run is in progress, so that jobs are routed to it (see `ActiveRuns`).
   let isActive = Atomic<Bool>(false)
-  /// Set when a task of the run was seen running on the thread of another run side by side
-  /// (an actor both tests use): the run's idle points were not exact, and it fails.
-  let ranOnAnotherRunsThread = Atomic<Bool>(false)
   /// When the job now running started, in real and in thread CPU time: the real time since
   /// then bounds the error in a plain sleep's deadline (see `PlainSleeps`).
   let jobStart = JobStart()
@@ -201,7 +198,6 @@ final class DeterministicRun: DeterministicRunIdleness {
 
   /// Suspends the caller until no job of the run is runnable.
   func untilIdle() async {
-    ActiveRuns.noteWhereItRuns(self)
     await withCheckedContinuation { continuation in
       let closed = state.withLock { state -> Bool in
         if !state.isClosed { state.idleWaiters.append(continuation) }
@@ -212,12 +208,10 @@ final class DeterministicRun: DeterministicRunIdleness {
   }
 
   func beginOutsideWork() {
-    ActiveRuns.noteWhereItRuns(self)
     state.withLock { $0.outsideWork += 1 }
   }
 
   func endOutsideWork() {
-    ActiveRuns.noteWhereItRuns(self)
     let wake = state.withLock { state -> Bool in
       state.outsideWork -= 1
       state.autoAdvance.foundNothing = false
@@ -230,7 +224,6 @@ final class DeterministicRun: DeterministicRunIdleness {
   }
 
   func bodyDidFinish() {
-    ActiveRuns.noteWhereItRuns(self)
     // Background work ends with the body: cancelled, then settled like any task it left.
     for task in state.withLock({ $0.backgroundTasks }) { task.cancel() }
     let wake = state.withLock { state -> Bool in
@@ -396,7 +389,7 @@ final class DeterministicRun: DeterministicRunIdleness {
         // exclusive with Dispatch work on the main queue (which no routing can capture), and
         // the run still runs one job at a time, in order.
         DispatchQueue.main.sync {
-          ActiveRuns.runningJobs(of: self) { run(queued, onMainActor: true) }
+          run(queued, onMainActor: true)
         }
       } else {
         run(queued, onMainActor: queued.onMainActor)
@@ -463,30 +456,13 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// as enqueued where no task is current, as on a driver thread (`ActiveRuns.drivingInPlace`).
   func driveInPlace(onMainQueue: Bool, cancelBody: @escaping @Sendable () -> Void) -> Step {
     ActiveRuns.drivingInPlace {
-      ActiveRuns.runningJobs(of: self) {
-        var step = nextStep()
-        while step.runsInPlace {
-          perform(step, onMainQueue: onMainQueue, cancelBody: cancelBody)
-          step = nextStep()
-        }
-        return step
+      var step = nextStep()
+      while step.runsInPlace {
+        perform(step, onMainQueue: onMainQueue, cancelBody: cancelBody)
+        step = nextStep()
       }
+      return step
     }
-  }
-
-  /// Why the run cannot vouch for its order, when one of its tasks ran on another run's thread.
-  var sharingReport: String? {
-    guard ranOnAnotherRunsThread.load(ordering: .relaxed) else { return nil }
-    return """
-      A task of this deterministic run ran inside another test's run going side by side \
-      (SCHEDULERS_RUNS=side-by-side), where this run could not see it, so the points where it \
-      found nothing left to run were not exact. Something both tests share brought it there: \
-      most often an actor both use (a shared instance such as an APIClient.shared, or a global \
-      actor other than the main actor), which runs the tasks queued on it on the thread that \
-      holds it; or a continuation of this test that the other test's task resumed. Let these \
-      tests take turns (the default, without SCHEDULERS_RUNS=side-by-side; or put them in one \
-      suite marked .serialized), or give each test an instance of its own.
-      """
   }
 
   /// The deadlock the run found and answered by cancelling the body, if any.

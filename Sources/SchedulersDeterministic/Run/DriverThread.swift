@@ -31,10 +31,11 @@ final class DriverThread: @unchecked Sendable {
   private var work: (@Sendable () -> Void)?
   private let wake = DispatchSemaphore(value: 0)
 
-  /// The threads parked now, waiting for a run. At most `keptParked` stay: where runs take
-  /// turns one is enough; side by side, as many as runs go at once.
+  /// The threads parked now, waiting for a run. One run goes at a time, but a thread parks only
+  /// after it has handed the run's end to its caller, who may start the next run first: a
+  /// second thread covers that.
   static let parked = Mutex<[DriverThread]>([])
-  static let keptParked = 8
+  static let keptParked = 2
 
   fileprivate func hand(_ body: @escaping @Sendable () -> Void) {
     work = body

@@ -49,11 +49,10 @@ import Schedulers
 /// }
 /// ```
 ///
-/// The test runs inside ``withDeterministicExecution(scheduler:virtualTime:outsideWorkTimeout:droppedTaskErrors:fileID:filePath:line:column:_:)``,
+/// The test runs inside ``withDeterministicExecution(scheduler:virtualTime:outsideWorkTimeout:droppedTaskErrors:fileID:filePath:line:column:isolation:_:)``,
 /// so an operator's tasks have always run before time moves on. Each call uses its own test
 /// scheduler and recorder, so marble tests share no state; in a parallel test run their
-/// deterministic runs take turns, one at a time, unless `SCHEDULERS_RUNS=side-by-side` lets
-/// them go side by side.
+/// deterministic runs take turns, one at a time.
 ///
 /// `maxFrames` is the last frame the test plays (or the end of the longest marble
 /// string, if that is later): an operator that has not ended by then is cancelled, and its

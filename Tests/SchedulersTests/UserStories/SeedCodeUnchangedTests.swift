@@ -6,8 +6,8 @@ import Testing
 // The plain `Task.sleep`s inside take no real time, because the run advances virtual time
 // whenever nothing else can go on. Each test asserts the states its article asserts.
 extension AsyncStories {
-  // Serialized: the view states' client is one shared actor (`APIClient.shared`), which runs
-  // side by side could not keep apart.
+  // Serialized: the view states' client is one shared actor (`APIClient.shared`), and the
+  // articles' tests assert its state from one test to the next.
   @Suite(
     "Seed code that sleeps, unchanged", .deterministicExecution(.autoAdvance),
     .plainTaskSleepIsVirtual, .serialized)
