@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Schedulers
+import SchedulersDeterministic
 import Testing
 
 /// Each misuse stops the process with a message that names the problem: proved in a child
@@ -187,4 +188,69 @@ func expectStandardError(
   #expect(
     standardError.contains(message), "standard error was: \(standardError)",
     sourceLocation: sourceLocation)
+}
+
+/// A value of one of the package's environment variables that the package does not know stops
+/// the process at its first read, naming the variable and the values it takes: never ignored.
+@Suite("An environment variable's unknown value is refused")
+struct EnvironmentValueTests {
+  @Test func aShuffleSeedThatIsNotANumber() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      setenv("SCHEDULERS_SHUFFLE_SEED", "tuesday", 1)
+      _ = DispatchQueue.test(order: .shuffled)
+    }
+    expectStandardError(
+      of: result,
+      toContain:
+        "SCHEDULERS_SHUFFLE_SEED must be a number, decimal or 0x hexadecimal, got \"tuesday\"")
+  }
+
+  @Test func aStalledSleepLimitThatIsNotSeconds() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      setenv("SCHEDULERS_STALLED_SLEEP_LIMIT", "soon", 1)
+      let scheduler = DispatchQueue.test
+      let task = Task { try await scheduler.sleep(for: .seconds(1)) }
+      try await scheduler.waitForPendingWork(count: 1)
+      task.cancel()
+    }
+    expectStandardError(
+      of: result,
+      toContain:
+        "SCHEDULERS_STALLED_SLEEP_LIMIT must be a finite number of seconds, zero or more (0: no watchdog), got \"soon\""
+    )
+  }
+
+  @Test func aBackendThePackageDoesNotKnow() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      setenv("SCHEDULERS_DETERMINISTIC_BACKEND", "fastest", 1)
+      _ = DeterministicExecution.backend
+    }
+    expectStandardError(
+      of: result,
+      toContain:
+        "SCHEDULERS_DETERMINISTIC_BACKEND must be default, custom-executors, hooks, main-queue or unavailable, got \"fastest\""
+    )
+  }
+
+  @Test func anExplorationSeedThatIsNotANumber() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      setenv("SCHEDULERS_EXPLORATION_SEED", "lucky", 1)
+      _ = environmentNumber("SCHEDULERS_EXPLORATION_SEED")
+    }
+    expectStandardError(
+      of: result,
+      toContain:
+        "SCHEDULERS_EXPLORATION_SEED must be a number, decimal or 0x hexadecimal, got \"lucky\"")
+  }
+
+  @Test(arguments: ["0x", "12abc"])
+  func seedsAreNumbers(text: String) {
+    #expect(EnvironmentValue.number(text) == nil)
+  }
+
+  @Test func seedsAreDecimalOrHexadecimal() {
+    #expect(EnvironmentValue.number("42") == 42)
+    #expect(EnvironmentValue.number("0x2A") == 42)
+    #expect(EnvironmentValue.number(" 4 2 ") == 42)
+  }
 }

@@ -46,7 +46,9 @@ public struct SameInstantOrder: Sendable, Hashable, CustomStringConvertible {
   public static var shuffled: SameInstantOrder { .shuffled(seed: processSeed) }
 
   private static let processSeed: UInt64 = {
-    if let text = getenv("SCHEDULERS_SHUFFLE_SEED"), let seed = UInt64(String(cString: text)) {
+    if let seed = EnvironmentValue.read(
+      "SCHEDULERS_SHUFFLE_SEED", expected: EnvironmentValue.numberExpected, EnvironmentValue.number)
+    {
       return seed
     }
     let seed = UInt64.random(in: 0...UInt64.max)

@@ -33,17 +33,21 @@ package final class StalledSleepWatchdog: Sendable {
 
   /// 20 s, or `SCHEDULERS_STALLED_SLEEP_LIMIT` seconds; `nil` (off) for `0`.
   static var configuredLimit: Duration? {
-    limit(
-      fromEnvironmentValue: getenv("SCHEDULERS_STALLED_SLEEP_LIMIT").map { String(cString: $0) })
+    guard
+      let limit = EnvironmentValue.read(
+        "SCHEDULERS_STALLED_SLEEP_LIMIT", expected: limitExpected, limit(fromEnvironmentValue:))
+    else { return .seconds(20) }
+    return limit
   }
 
-  /// The limit `SCHEDULERS_STALLED_SLEEP_LIMIT` asks for: seconds, `0` for none; the default
-  /// (20 s) when it is unset or not a finite number of seconds, zero or more.
-  package static func limit(fromEnvironmentValue text: String?) -> Duration? {
-    guard let text, let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-      return .seconds(20)
-    }
-    return seconds == 0 ? nil : .seconds(seconds)
+  /// What `SCHEDULERS_STALLED_SLEEP_LIMIT` takes, for its refusal.
+  package static let limitExpected = "a finite number of seconds, zero or more (0: no watchdog)"
+
+  /// The limit `SCHEDULERS_STALLED_SLEEP_LIMIT` asks for: `.some(nil)` (no watchdog) for `0`;
+  /// `nil` when the text is not a finite number of seconds, zero or more.
+  package static func limit(fromEnvironmentValue text: String) -> Duration?? {
+    guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else { return nil }
+    return .some(seconds == 0 ? nil : .seconds(seconds))
   }
 
   /// How long a sleep may wait with no advance anywhere; `nil` when the watchdog is off.

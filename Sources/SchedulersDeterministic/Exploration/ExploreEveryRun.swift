@@ -1,3 +1,4 @@
+import Schedulers
 import Synchronization
 
 #if canImport(Darwin)
@@ -17,13 +18,12 @@ import Synchronization
 /// for apps.
 enum ExploreEveryRun {
   static let strategy: DeterministicExecution.ExplorationStrategy? = {
-    guard let raw = getenv("SCHEDULERS_EXPLORE_EVERY_RUN") else { return nil }
-    switch String(cString: raw) {
-    case "pct": return .pct(depth: 3)
-    case "random": return .randomWalk
-    default:
-      preconditionFailure(
-        "SCHEDULERS_EXPLORE_EVERY_RUN must be pct or random, got \(String(cString: raw))")
+    EnvironmentValue.read("SCHEDULERS_EXPLORE_EVERY_RUN", expected: "pct or random") {
+      switch $0 {
+      case "pct": .pct(depth: 3)
+      case "random": .randomWalk
+      default: nil
+      }
     }
   }()
 
@@ -45,10 +45,8 @@ enum ExploreEveryRun {
   }
 }
 
-/// A variable's value as a number, decimal or `0x` hexadecimal; `nil` when unset or not one.
+/// A variable's value as a number, decimal or `0x` hexadecimal; `nil` when unset; a value that
+/// is not one stops the process, saying so.
 package func environmentNumber(_ name: String) -> UInt64? {
-  guard let raw = getenv(name) else { return nil }
-  let text = String(cString: raw).filter { $0 != " " }
-  if text.lowercased().hasPrefix("0x") { return UInt64(text.dropFirst(2), radix: 16) }
-  return UInt64(text)
+  EnvironmentValue.read(name, expected: EnvironmentValue.numberExpected, EnvironmentValue.number)
 }

@@ -87,12 +87,15 @@ extension JobRouter {
 /// The environment variable that forces a backend, for this package's own tests: `hooks`
 /// forces the runtime hooks, `main-queue` the runtime hooks without the main executor's (what
 /// Apple's 18 to 25 generations get), `custom-executors` the SPI, `unavailable` simulates a
-/// platform with none. Read once, at the first run. Not for apps, and not needed by tests: the
-/// default is the best backend the platform has.
+/// platform with none, `default` (or unset) picks the best the platform has. Read once, at the
+/// first run. Not for apps, and not needed by tests: the default is the best backend the
+/// platform has.
 let backendOverrideVariable = "SCHEDULERS_DETERMINISTIC_BACKEND"
 
-/// The backend the variable asks for, if any.
-let forcedBackend = getenv(backendOverrideVariable).map { String(cString: $0) }
+/// The backend the variable asks for, if any; a value it does not take stops the process.
+let forcedBackend = EnvironmentValue.read(
+  backendOverrideVariable, expected: "default, custom-executors, hooks, main-queue or unavailable"
+) { ["default", "custom-executors", "hooks", "main-queue", "unavailable"].contains($0) ? $0 : nil }
 
 /// The backend of this process, chosen at the first run and kept: the custom executors where
 /// they are compiled in and the OS has them, the runtime hooks otherwise, or nothing (and a
