@@ -26,6 +26,18 @@ public enum CombineSchedulersStories {
     return passed
   }
 
+  /// The to-do list (no time in it) as a plain async test: no scheduler, no wrapper.
+  @MainActor public static func todoList() async -> Bool {
+    await todoListTest(TodoListModel(api: TodoAPI()))
+  }
+
+  /// The same inside `withMainSerialExecutor`, as a TCA `TestStore` test runs.
+  @MainActor public static func todoListOnMainSerialExecutor() async -> Bool {
+    var passed = false
+    await withMainSerialExecutor { @MainActor in passed = await todoList() }
+    return passed
+  }
+
   /// The countdown on combine-schedulers' `TestScheduler`.
   @MainActor public static func countdown() async -> Bool {
     let scheduler = DispatchQueue.test

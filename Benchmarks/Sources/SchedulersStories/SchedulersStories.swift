@@ -18,6 +18,14 @@ public enum SchedulersStories {
     return passed ?? false
   }
 
+  /// The to-do list (no time in it) under `withDeterministicExecution`.
+  @MainActor public static func todoList() async -> Bool {
+    let passed = try? await withDeterministicExecution { @MainActor in
+      await todoListTest(TodoListModel(api: TodoAPI()))
+    }
+    return passed ?? false
+  }
+
   /// The countdown under `withDeterministicExecution(scheduler:)`.
   @MainActor public static func countdown() async -> Bool {
     let scheduler = DispatchQueue.test

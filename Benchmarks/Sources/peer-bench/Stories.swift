@@ -61,6 +61,16 @@ let stories = [
       combineSchedulers: CombineSchedulersStories.viewState,
       combineSchedulersSerial: CombineSchedulersStories.viewStateOnMainSerialExecutor,
       swiftClocks: SwiftClocksStories.viewState)),
+  // No time at all: what a run costs the most common test, beside the same test run plainly.
+  Story(
+    name: "to-do list, no sleep",
+    ways: [
+      StoryWay(label: "this package: deterministic run", test: SchedulersStories.todoList),
+      StoryWay(label: "a plain async test (no wrapper)", test: CombineSchedulersStories.todoList),
+      StoryWay(
+        label: "combine-schedulers 1.2.2 in withMainSerialExecutor",
+        test: CombineSchedulersStories.todoListOnMainSerialExecutor),
+    ]),
 ]
 
 /// One line of the story table.

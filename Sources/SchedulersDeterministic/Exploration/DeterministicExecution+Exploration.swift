@@ -36,6 +36,22 @@ extension DeterministicExecution {
     /// recorded as they happen. `SCHEDULERS_EXPLORATION_REPLAY` does the same for every
     /// exploring test of the process.
     public var replay: UInt64?
+    /// How many jobs one schedule may run (``defaultMaxJobsPerSchedule``, 20,000) before the
+    /// run stops it as a livelock, a finding of its own: a loop that waits by yielding can
+    /// starve what it waits for in some order. The run then cancels the body, goes on first in,
+    /// first out so that it can finish, and the schedule fails with a report that says so,
+    /// with its seed. A test whose schedules run more jobs than that raises it:
+    ///
+    /// ```swift
+    /// var exploration = DeterministicExecution.Exploration.exploring(schedules: 100)
+    /// exploration.maxJobsPerSchedule = 200_000
+    /// ```
+    public var maxJobsPerSchedule = defaultMaxJobsPerSchedule
+
+    /// The default of ``maxJobsPerSchedule``: far more than a test's schedule runs (the
+    /// package's own exploring tests run at most a few hundred jobs a schedule), and few
+    /// enough that a livelocked schedule ends within a fraction of a second.
+    public static let defaultMaxJobsPerSchedule = 20_000
 
     /// Explores `schedules` schedules with `strategy`.
     ///
@@ -59,6 +75,9 @@ extension DeterministicExecution {
 
     public var description: String {
       var text = "exploring \(schedules) schedules, \(strategy)"
+      if maxJobsPerSchedule != Self.defaultMaxJobsPerSchedule {
+        text += ", at most \(maxJobsPerSchedule) jobs a schedule"
+      }
       if let replay { text += ", replaying \(hexadecimal(replay))" }
       return text
     }

@@ -55,6 +55,27 @@ package final class ScheduleChooser: @unchecked Sendable {
   /// How many steps the run has taken since its first real choice (among two jobs or more),
   /// that one included.
   private var stepsSinceFirstChoice = 0
+  /// The jobs that are a task's `Task.yield()` (its continuation, enqueued by the task itself)
+  /// past its first `yieldsBeforeGoingLast`, not yet given a priority: PCT gives each the
+  /// lowest priority yet, below every other job, as shuttle's PCT does with a yield, so a loop
+  /// that waits by yielding lets what it waits for run instead of being chosen again and
+  /// again. A task's first yields get a priority drawn like any job's: tests use a few yields
+  /// as round trips, and the orders of those are the races exploring must find.
+  private var yields: Set<UInt> = []
+  /// How many times each task yielded, by its identity.
+  private var yieldsByTask: [UInt: Int] = [:]
+  /// How many yields of one task are explored like any job before its next ones go last: more
+  /// than a test's round trips (the package's bug classes use up to eight), fewer than a
+  /// polling loop makes before it starves what it waits for for long.
+  package static let yieldsBeforeGoingLast = 32
+  /// The priority the next yield gets: lower than every priority given so far.
+  private var nextYieldPriority = -1.0
+  /// Set once the run reached `maxJobs`: from then on it goes first in, first out, so that a
+  /// body that was cancelled can finish.
+  package private(set) var stoppedChoosing = false
+  /// How many jobs a schedule may run before the run stops it as a livelock
+  /// (``DeterministicExecution/Exploration/maxJobsPerSchedule``).
+  package var maxJobs = DeterministicExecution.Exploration.defaultMaxJobsPerSchedule
 
   /// `expectedSteps` is how many steps the run is likely to take from its first real choice
   /// on (the first-in first-out run's ``stepsFromFirstChoice``): PCT spreads its change
@@ -92,9 +113,18 @@ package final class ScheduleChooser: @unchecked Sendable {
     }
   }
 
-  /// Notes which task enqueued `job`, for the trace.
-  func noteEnqueue(_ job: UnownedJob) {
+  /// Notes which task enqueued `job`, for the trace, and whether the job is that task's yield:
+  /// a continuation the task enqueued for itself (`isWakeUp`: a sleep's wake-up that the task
+  /// now running fires for another task, which is not).
+  func noteEnqueue(_ job: UnownedJob, isWakeUp: Bool = false) {
     let address = unsafeBitCast(job, to: UInt.self)
+    if !isWakeUp, JobKind(job) == .resumption,
+      let task = withUnsafeCurrentTask(body: { $0.map { unsafeBitCast($0, to: UInt.self) } })
+    {
+      let yielder = identity(of: unsafeBitCast(task, to: UnownedJob.self))
+      yieldsByTask[yielder, default: 0] += 1
+      if yieldsByTask[yielder]! > Self.yieldsBeforeGoingLast { yields.insert(address) }
+    }
     guard let name = currentTaskName() else { return }
     if JobKind(job) == .task {
       let current = withUnsafeCurrentTask { $0.map { unsafeBitCast($0, to: UInt.self) } }
@@ -111,10 +141,16 @@ package final class ScheduleChooser: @unchecked Sendable {
       ordinalsGiven += 1
       ordinals[address] = ordinalsGiven
       // Distinct with probability one, and above every lowered priority (below 1).
-      priorities[address] = 1 + Double(random.next() >> 11) / Double(1 << 53)
+      let drawn = 1 + Double(random.next() >> 11) / Double(1 << 53)
+      if yields.remove(address) != nil {
+        priorities[address] = nextYieldPriority
+        nextYieldPriority -= 1
+      } else {
+        priorities[address] = drawn
+      }
     }
     let chosen: Int
-    if candidates.count == 1 {
+    if candidates.count == 1 || stoppedChoosing {
       chosen = 0
     } else if let script {
       // A script's choice that no longer fits (the candidates changed) falls back to first
@@ -155,6 +191,9 @@ package final class ScheduleChooser: @unchecked Sendable {
     }
     return chosen
   }
+
+  /// Goes first in, first out from now on (the run reached `maxJobs`).
+  func stopChoosing() { stoppedChoosing = true }
 
   /// Who a job stands for, the same in every run of the same schedule: a task by its id (the
   /// runtime numbers tasks and never reuses a number), an actor's turn that the runtime

@@ -100,7 +100,8 @@ extension DeterministicRun {
     // outside work the run waits for.
     let entry = scheduleVirtualSleep?(delay, label) {
       if let sleep = self.state.withLock({ $0.removePlainSleep(id) }) {
-        self.enqueueOrForward(sleep.wakeUp.job, onMainActor: sleep.wakeUp.onMainActor)
+        self.enqueueOrForward(
+          sleep.wakeUp.job, onMainActor: sleep.wakeUp.onMainActor, isWakeUp: true)
       }
     }
     let cancelledMeanwhile = state.withLock { state -> Bool in

@@ -74,6 +74,11 @@ final class DeterministicRun: DeterministicRunIdleness {
     var settlingStoppedWith: Int?
     /// In an exploring run, what picks the next job; `nil`: first in, first out.
     var chooser: ScheduleChooser?
+    /// The jobs an exploring run has run, counted against its chooser's `maxJobs`.
+    var exploredJobs = 0
+    /// Set when an exploring run reached its chooser's `maxJobs` and was stopped as a
+    /// livelock: how many jobs it had run then.
+    var livelockStoppedAt: Int?
     /// The errors the run's tasks dropped (`TaskEndingWatch.dropped`), handed over under the
     /// lock when the run ends, for the caller's thread to report.
     var droppedErrors: [String] = []
@@ -138,8 +143,11 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// keeps polling cannot put the report off. Once the body has
   /// finished, the run only lets its own tasks settle: other jobs go to the platform's
   /// executors, or a test that keeps yielding elsewhere would keep this run from ever ending.
+  /// `isWakeUp`: a sleep's wake-up that the run fires, not a job the current task enqueued for
+  /// itself (see `ScheduleChooser.noteEnqueue`).
   func enqueue(
-    _ job: UnownedJob, onMainActor: Bool, ownership: ActiveRuns.Ownership = .own
+    _ job: UnownedJob, onMainActor: Bool, ownership: ActiveRuns.Ownership = .own,
+    isWakeUp: Bool = false
   ) {
     // A task a task of the run enqueues is the run's: its later jobs may come where no task
     // is current (a wake-up from a real-time sleep, a resumption from a Dispatch callback),
@@ -154,7 +162,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     let outcome = state.withLock { state -> Outcome in
       guard !state.isClosed else { return .refused }
       if !ownership.isItsOwn, state.bodyFinished { return .notItsOwn }
-      state.chooser?.noteEnqueue(job)
+      state.chooser?.noteEnqueue(job, isWakeUp: isWakeUp)
       if ownership.isItsOwn { state.clearSuspicion() }
       let cancelledSleep = dropWakeUpIfCancelled(job, &state)
       state.jobs.append(
@@ -186,9 +194,9 @@ final class DeterministicRun: DeterministicRunIdleness {
 
   /// Enqueues on this run while it is in progress; once it has ended, on whoever is in charge
   /// now (the platform executors, or another run), so no job is ever lost.
-  func enqueueOrForward(_ job: UnownedJob, onMainActor: Bool) {
+  func enqueueOrForward(_ job: UnownedJob, onMainActor: Bool, isWakeUp: Bool = false) {
     if isActive.load(ordering: .acquiring) {
-      enqueue(job, onMainActor: onMainActor)
+      enqueue(job, onMainActor: onMainActor, isWakeUp: isWakeUp)
     } else {
       router.reenqueue(job, onMainActor: onMainActor)
     }
@@ -248,6 +256,11 @@ final class DeterministicRun: DeterministicRunIdleness {
     case autoAdvance
     case finish
     case stopSettling(stillQueued: Int)
+    /// An exploring run reached its bound: report the livelock, cancel the body, and go on
+    /// first in, first out.
+    case stopLivelock(jobs: Int)
+    /// It ran as many jobs again after that without the body finishing.
+    case stuckAfterLivelock(jobs: Int)
     case deadlock(cancelledBefore: Bool, graceEnds: DispatchTime)
   }
 
@@ -281,8 +294,14 @@ final class DeterministicRun: DeterministicRunIdleness {
       switch step {
       case .turns:
         runTurnsOnMainQueue()
-      case .run, .resumeIdleWaiter, .dropCancelledSleeps, .autoAdvance:
+      case .run, .resumeIdleWaiter, .dropCancelledSleeps, .autoAdvance, .stopLivelock:
         perform(step, onMainQueue: false, cancelBody: cancelBody)
+      case .stuckAfterLivelock(let jobs):
+        return .deadlocked(
+          "the body did not finish \(jobs) jobs after it was cancelled for a livelock (see the "
+            + "report before), first in, first out: it keeps running without ever suspending on "
+            + "something the run waits for"
+            + pendingSuffix() + backendSuffix())
       case .waitForOutsideWork:
         let nanoseconds = Nanoseconds.saturating(outsideWorkTimeout)
         if wakeDriver.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
@@ -332,6 +351,15 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// What the driver does next, decided under the run's lock.
   private func nextStep() -> Step {
     state.withLock { state -> Step in
+      if let chooser = state.chooser, state.exploredJobs >= chooser.maxJobs {
+        guard let stoppedAt = state.livelockStoppedAt else {
+          state.livelockStoppedAt = state.exploredJobs
+          return .stopLivelock(jobs: state.exploredJobs)
+        }
+        if state.exploredJobs >= stoppedAt + chooser.maxJobs {
+          return .stuckAfterLivelock(jobs: state.exploredJobs - stoppedAt)
+        }
+      }
       if let stillQueued = state.settlingStoppedWith {
         return .stopSettling(stillQueued: stillQueued)
       }
@@ -406,7 +434,21 @@ final class DeterministicRun: DeterministicRunIdleness {
         }
         cancelBody()
       }
-    case .turns, .waitForOutsideWork, .finish, .stopSettling, .deadlock:
+    case .stopLivelock(let jobs):
+      state.withLock { state in
+        state.chooser?.stopChoosing()
+        let trace = state.chooser?.describeTrace(limit: 12) ?? ""
+        let report = """
+          The exploring run took \(jobs) jobs without finishing \
+          (Exploration.maxJobsPerSchedule): a loop that waits by yielding starves what it \
+          waits for in this order, or the test runs that many jobs (raise the bound then). \
+          The body was cancelled, and the run went on first in, first out. What ran: \(trace)
+          """
+        state.cancelledBodyForDeadlock = true
+        if state.deadlockReport == nil { state.deadlockReport = report }
+      }
+      cancelBody()
+    case .turns, .waitForOutsideWork, .finish, .stopSettling, .deadlock, .stuckAfterLivelock:
       preconditionFailure("Deterministic execution: \(step) is not performed in place")
     }
   }
@@ -539,8 +581,8 @@ extension DeterministicRun.Step {
   /// it (`driveInPlace`).
   var runsInPlace: Bool {
     switch self {
-    case .run, .resumeIdleWaiter, .dropCancelledSleeps, .autoAdvance: true
-    case .turns, .waitForOutsideWork, .finish, .stopSettling, .deadlock: false
+    case .run, .resumeIdleWaiter, .dropCancelledSleeps, .autoAdvance, .stopLivelock: true
+    case .turns, .waitForOutsideWork, .finish, .stopSettling, .deadlock, .stuckAfterLivelock: false
     }
   }
 }
@@ -558,7 +600,10 @@ extension DeterministicRun.State {
         return nil
       }
     }
-    if let chooser { return takeChosenJob(chooser) }
+    if let chooser {
+      exploredJobs += 1
+      return takeChosenJob(chooser)
+    }
     let job = jobs[head]
     head += 1
     autoAdvance.foundNothing = false

@@ -76,9 +76,13 @@ func explore(
     return
   }
   let exploration = explorationFromEnvironment(exploration)
+  precondition(
+    exploration.maxJobsPerSchedule > 0,
+    "Exploration.maxJobsPerSchedule needs at least one job, got \(exploration.maxJobsPerSchedule)")
   // First in, first out: the schedule an unexplored run takes, which also says how long a
   // schedule is.
   let baseline = ScheduleChooser(strategy: nil, seed: 0, expectedSteps: 1)
+  baseline.maxJobs = exploration.maxJobsPerSchedule
   let baselineIssues = await runCapturingIssues(chooser: baseline, runOnce)
   guard baselineIssues.isEmpty else {
     // Not a race: the test fails in the order every unexplored run takes.
@@ -96,6 +100,7 @@ func explore(
   if let seed = exploration.replay {
     let chooser = ScheduleChooser(
       strategy: exploration.strategy, seed: seed, expectedSteps: expectedSteps)
+    chooser.maxJobs = exploration.maxJobsPerSchedule
     let issues = await runCapturingIssues(chooser: chooser, runOnce)
     guard !issues.isEmpty else { return }
     Issue.record(
@@ -111,9 +116,11 @@ func explore(
     let seed = exploration.seed(ofSchedule: index)
     let chooser = ScheduleChooser(
       strategy: exploration.strategy, seed: seed, expectedSteps: expectedSteps)
+    chooser.maxJobs = exploration.maxJobsPerSchedule
     let issues = await runCapturingIssues(chooser: chooser, runOnce)
     guard !issues.isEmpty else { continue }
-    let shrunk = await shrink(chooser, runOnce)
+    // A livelock is not shrunk: each trial would run to the bound.
+    let shrunk = chooser.stoppedChoosing ? nil : await shrink(chooser, runOnce)
     Issue.record(
       Comment(
         rawValue: """
@@ -144,6 +151,7 @@ private func shrink(
     guard runs < 64 else { return nil }
     runs += 1
     let trial = ScheduleChooser(script: script)
+    trial.maxJobs = found.maxJobs
     return (await runCapturingIssues(chooser: trial, runOnce)).isEmpty ? nil : trial
   }
   var script = found.choices
