@@ -55,10 +55,13 @@ public enum DeterministicExecution {}
 ///   fire-and-forget `Task {}` whose error Swift would drop without a word) fails the test,
 ///   naming the error, when the run ends; `droppedTaskErrors: .ignored` lets such errors go
 ///   (``DeterministicExecution/DroppedTaskErrors``).
-/// - Cancelling the calling task cancels the body at once.
+/// - Cancelling the calling task cancels the body at once; a call still waiting for another
+///   test's run to end waits on, and its body starts cancelled.
 /// - Runs take turns: a second run waits for the first, and jobs of unrelated tests running in
 ///   parallel are serialised through the run too (their plain `Task.sleep`s keep real time).
-/// - Outside a run, the process behaves normally.
+/// - Outside a run, every job goes to the platform's executors, as without this package (with
+///   the custom-executor backend, the package's executors stay installed after the first run,
+///   and hand every job to the platform's).
 /// - `virtualTime` says how virtual time moves: ``DeterministicExecution/VirtualTime/manual``
 ///   (the default: only by the body's advances), or
 ///   ``DeterministicExecution/VirtualTime/autoAdvance`` (by itself whenever nothing else can go
@@ -308,7 +311,14 @@ private func runDeterministically<R: Sendable>(
     throw DeterministicExecutionError(description: report, bodyIsStuck: false)
   }
   // Once per process, before any run of its own begins: where a task's ending is written.
-  if droppedTaskErrors == .reported, !TaskEndingLayout.isKnown { await TaskEndingLayout.findOnce() }
+  if droppedTaskErrors == .reported {
+    if !TaskEndingLayout.isKnown { await TaskEndingLayout.findOnce() }
+    if let reason = DeterministicExecution.droppedTaskErrorsUnseenReason {
+      FallbackWarnings.warnOnce(
+        "droppedTaskErrors",
+        "errors that tasks drop are not reported in this process: \(reason)")
+    }
+  }
   // One run at a time (`RunGate`).
   if !RunGate.shared.tryEnter() { await RunGate.shared.enter(isolation: isolation) }
   defer { RunGate.shared.leave() }
@@ -419,7 +429,7 @@ extension DeterministicRun {
   }
 }
 
-/// The body's result, handed from the body's task to the caller.
+/// What a run without a test scheduler says of its pending work: nothing.
 @Sendable private func noPendingWork() -> String? { nil }
 
 private let plainSleepsWarmedUp = Atomic<Bool>(false)
@@ -433,6 +443,7 @@ private func warmUpPlainSleeps() async {
   try? await Task.sleep(for: .zero)
 }
 
+/// The body's result, handed from the body's task to the caller.
 private final class Outcome<R: Sendable>: Sendable {
   let value = Mutex<Result<R, any Error>?>(nil)
 }

@@ -254,3 +254,19 @@ struct EnvironmentValueTests {
     #expect(EnvironmentValue.number(" 4 2 ") == 42)
   }
 }
+
+/// A fallback that turns a feature off says so once per process, in the test report (its
+/// standard error), never silently and never once per run.
+@Suite("A fallback says so, once")
+struct FallbackWarningTests {
+  @Test func aFallbackIsWarnedAboutOncePerProcess() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      FallbackWarnings.warnOnce("probe", "the probe feature is off here: no probe")
+      FallbackWarnings.warnOnce("probe", "the probe feature is off here: no probe")
+    }
+    let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      text.components(separatedBy: "warning: deterministic execution: the probe feature is off")
+        .count == 2, "\(text)")
+  }
+}

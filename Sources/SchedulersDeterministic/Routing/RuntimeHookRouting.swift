@@ -274,7 +274,16 @@ import Synchronization
 
     /// How far a deadline on one of the runtime's clocks is from now; `nil` without the clock.
     func delay(untilSeconds seconds: Int64, nanoseconds: Int64, clock: Int32) -> Duration? {
-      guard let getTime else { return nil }
+      guard let getTime else {
+        FallbackWarnings.warnOnce(
+          "swift_get_time",
+          """
+          the runtime's swift_get_time was not found, so a Task.sleep with a deadline inside a \
+          run sleeps in real time, not on the test scheduler's clock (sleep on the scheduler: \
+          scheduler.sleep(for:))
+          """)
+        return nil
+      }
       var nowSeconds: Int64 = 0
       var nowNanoseconds: Int64 = 0
       getTime(&nowSeconds, &nowNanoseconds, clock)
@@ -419,7 +428,12 @@ import Synchronization
         run.enqueue(job, onMainActor: false, ownership: ownership)
       } else {
         // Only the hooks router runs jobs on this executor, so it is the process's router.
-        hookRouter?.enqueueGlobal(job)
+        guard let router = hookRouter else {
+          preconditionFailure(
+            "Deterministic execution: a job reached the runtime hooks' task executor, but the process's backend is not the runtime hooks"
+          )
+        }
+        router.enqueueGlobal(job)
       }
     }
   }
