@@ -377,14 +377,15 @@ private func runDeterministically<R: Sendable>(
       if case .finish = step { return run.end(.finished(leftovers: nil)) }
       firstStep = step
     }
+    // The driver starts before the caller awaits anything: while the run routes, a job of the
+    // caller's own (a hop, should awaiting need one) goes to the run's queue, and only a
+    // driver already running runs it.
     let handedOver = firstStep
-    return await withCheckedContinuation(isolation: isolation) {
-      (done: CheckedContinuation<DeterministicRun.Ending, Never>) in
-      startDriverThread {
-        let ending = run.drive(startingWith: handedOver, cancelBody: cancelBody)
-        done.resume(returning: run.end(ending))
-      }
+    let ended = RunEnding()
+    startDriverThread {
+      ended.deliver(run.end(run.drive(startingWith: handedOver, cancelBody: cancelBody)))
     }
+    return await ended.value(isolation: isolation)
   } onCancel: {
     bodyTask.withLock { $0 }?.cancel()
   }
@@ -426,6 +427,41 @@ extension DeterministicRun {
     ActiveRuns.end(self)
     forwardRemainingJobs()
     return ending
+  }
+}
+
+/// How a run ended, handed from its driver thread to the caller, whichever of the two comes
+/// first.
+private final class RunEnding: Sendable {
+  private struct State {
+    var ending: DeterministicRun.Ending?
+    var waiter: CheckedContinuation<DeterministicRun.Ending, Never>?
+  }
+  private let state = Mutex(State())
+
+  /// Called once, by the driver.
+  func deliver(_ ending: DeterministicRun.Ending) {
+    let waiter = state.withLock { state -> CheckedContinuation<DeterministicRun.Ending, Never>? in
+      guard let waiter = state.waiter else {
+        state.ending = ending
+        return nil
+      }
+      state.waiter = nil
+      return waiter
+    }
+    waiter?.resume(returning: ending)
+  }
+
+  /// The ending, once the driver has delivered it.
+  func value(isolation: isolated (any Actor)?) async -> DeterministicRun.Ending {
+    await withCheckedContinuation(isolation: isolation) { continuation in
+      let ending = state.withLock { state -> DeterministicRun.Ending? in
+        if let ending = state.ending { return ending }
+        state.waiter = continuation
+        return nil
+      }
+      if let ending { continuation.resume(returning: ending) }
+    }
   }
 }
 

@@ -45,6 +45,13 @@ extension DeterministicRun {
     let quiet = ranAny ? 0 : quietSoFar + 1
     let chainIsOver = state.withLock { state -> Bool in
       if state.settlingStoppedWith != nil { return true }
+      // An exploring run at its bound goes back to the driver, which stops it as a livelock.
+      if let chooser = state.chooser, state.exploredJobs >= chooser.maxJobs,
+        state.livelockStoppedAt == nil
+          || state.exploredJobs >= state.livelockStoppedAt! + chooser.maxJobs
+      {
+        return true
+      }
       guard quiet >= Self.quietTurnsBeforeIdle else { return false }
       state.mainQueueSettled = true
       return true
