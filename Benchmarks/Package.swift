@@ -64,8 +64,8 @@ let package = Package(
         .product(name: "_ScheduleBenchWorkloads", package: "swift-schedulers"), "BenchmarkLoad",
       ]
     ),
-    // A suite of the stories' tests in one task group: runs side by side against runs taking
-    // turns, and against combine-schedulers' suite in withMainSerialExecutor.
+    // A suite of the stories' tests in one task group, against combine-schedulers' suite in
+    // withMainSerialExecutor.
     .executableTarget(
       name: "suite-bench",
       dependencies: [
