@@ -181,6 +181,21 @@ import Synchronization
       Task(executorPreference: HookTaskExecutor.shared, operation: operation)
     }
 
+    /// Installs the run's hooks.
+    ///
+    /// The runtime's hook variables are plain C function pointers that it reads, with plain
+    /// loads, on whatever thread enqueues; no API writes them atomically, so these are plain
+    /// stores too (as `withMainSerialExecutor`'s are). Why that holds on every platform the
+    /// backend runs on (x86-64 and ARM64, Linux and Apple's): a pointer-sized, aligned store is
+    /// single-copy atomic on both, so a reader sees the old hook or the new one, never a torn
+    /// value; and both hooks are correct at any moment: the old one hands a job to the platform
+    /// (or the hook before it), the new one asks `ActiveRuns`, which answers "no run" until
+    /// the run is registered and after it has ended. What a reader on another thread may see
+    /// late is only which of the two it calls. The run's own first job is enqueued after this
+    /// on the same thread, which sees its own stores; the routing that matters is therefore
+    /// in place before the body starts. The formal data race (C's memory model calls
+    /// unsynchronised plain accesses undefined) is the runtime's interface, not ours to close:
+    /// the thread sanitizer step of `.ci/run` does not instrument the runtime's loads.
     func beginRouting() {
       previous.withLock {
         $0 = Hooks(

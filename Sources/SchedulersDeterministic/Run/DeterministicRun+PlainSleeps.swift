@@ -22,6 +22,15 @@ extension DeterministicRun {
     /// cancelled. It must run either way (it frees the sleep's state).
     var wakeUp: QueuedJob
     /// The sleeping task, retained, to see whether it was cancelled.
+    ///
+    /// `UnsafeCurrentTask` is documented not to leave the closure that gave it. Kept here
+    /// anyway, for two uses only, each safe whatever thread asks: its address (a strong
+    /// reference, `Builtin.NativeObject`, so the task and its address live as long as this
+    /// record), and `isCancelled`, which reads the task's atomic status word, as
+    /// `Task.isCancelled` on a handle does from any thread. Nothing that assumes the task is
+    /// the current one (task-locals, priority, `cancel()` from the task itself) is called on
+    /// it. A `Task` handle would be the documented way; the runtime gives none for the task
+    /// that is sleeping.
     var task: UncheckedSendable<UnsafeCurrentTask>?
     /// "a Task.sleep", with the task's name when it has one.
     var label: String
