@@ -34,10 +34,14 @@ struct StalledSleepWatchdogTests {
     // The task is created inside `withKnownIssue`: the failure is recorded on the sleeping
     // task, which inherits the test and the known-issue scope from where it was created.
     try await withKnownIssue {
+      // The sleep registers between `beforeTheSleep` and the wait's return, however long the
+      // wait takes (seconds under the thread sanitizer, beside a busy suite): 19 s after the
+      // first is short of its limit, 21 s after the second past it.
+      let beforeTheSleep = DispatchTime.now().uptimeNanoseconds
       let task = Task { try await scheduler.sleep(for: .seconds(1)) }  // ...then it sleeps
       try await scheduler.waitForPendingWork(count: 1)
       #expect(watchdog.watchedCount == 1)
-      #expect(watchdog.check(atUptimeNanoseconds: later(.seconds(19))) == 0)
+      #expect(watchdog.check(atUptimeNanoseconds: beforeTheSleep + 19_000_000_000) == 0)
       #expect(watchdog.check(atUptimeNanoseconds: later(.seconds(21))) == 1)
       do {
         try await task.value
