@@ -2,8 +2,7 @@
 // Swift Testing runs a parallel suite (every test a child task of one task group, no limit on
 // the width but the cooperative pool's). The tests are the stories' tests, in turn: each with
 // its main-actor model and body, and each with its model on an actor of its own and a body
-// that is not main-actor code (where runs side by side should gain most: such a run needs the
-// main queue least). Rows:
+// that is not main-actor code (such a run needs the main queue least). Rows:
 //
 // - this package: its runs take turns, one at a time;
 // - combine-schedulers' `TestScheduler` with the whole suite inside one
