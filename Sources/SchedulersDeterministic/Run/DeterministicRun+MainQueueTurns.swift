@@ -46,12 +46,7 @@ extension DeterministicRun {
     let chainIsOver = state.withLock { state -> Bool in
       if state.settlingStoppedWith != nil { return true }
       // An exploring run at its bound goes back to the driver, which stops it as a livelock.
-      if let chooser = state.chooser, state.exploredJobs >= chooser.maxJobs,
-        state.livelockStoppedAt == nil
-          || state.exploredJobs >= state.livelockStoppedAt! + chooser.maxJobs
-      {
-        return true
-      }
+      if state.exploringBoundIsDue { return true }
       guard quiet >= Self.quietTurnsBeforeIdle else { return false }
       state.mainQueueSettled = true
       return true

@@ -351,14 +351,12 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// What the driver does next, decided under the run's lock.
   private func nextStep() -> Step {
     state.withLock { state -> Step in
-      if let chooser = state.chooser, state.exploredJobs >= chooser.maxJobs {
+      if state.exploringBoundIsDue {
         guard let stoppedAt = state.livelockStoppedAt else {
           state.livelockStoppedAt = state.exploredJobs
           return .stopLivelock(jobs: state.exploredJobs)
         }
-        if state.exploredJobs >= stoppedAt + chooser.maxJobs {
-          return .stuckAfterLivelock(jobs: state.exploredJobs - stoppedAt)
-        }
+        return .stuckAfterLivelock(jobs: state.exploredJobs - stoppedAt)
       }
       if let stillQueued = state.settlingStoppedWith {
         return .stopSettling(stillQueued: stillQueued)
@@ -646,6 +644,14 @@ extension DeterministicRun.State {
       head = 0
     }
     return job
+  }
+
+  /// Whether an exploring run has reached a bound of its chooser's `maxJobs`: the first (stop
+  /// it as a livelock), or as many jobs again after that (it is stuck). The driver acts on it;
+  /// the main queue's turns hand back to the driver when it is due.
+  var exploringBoundIsDue: Bool {
+    guard let chooser else { return false }
+    return exploredJobs >= (livelockStoppedAt ?? 0) + chooser.maxJobs
   }
 
   /// The run made progress: it no longer looks deadlocked.
