@@ -88,8 +88,8 @@
   extension RoutingExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
       let unowned = UnownedJob(job)
-      if let (run, ownership) = ActiveRuns.owner(of: unowned) {
-        run.enqueue(unowned, onMainActor: routesMainActorJobs, ownership: ownership)
+      if let (run, isItsOwn) = ActiveRuns.owner(of: unowned) {
+        run.enqueue(unowned, onMainActor: routesMainActorJobs, isItsOwn: isItsOwn)
       } else {
         platform.enqueue(ExecutorJob(unowned))
       }

@@ -321,8 +321,8 @@ import Synchronization
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   extension RuntimeHookRouter {
     static let routedEnqueueGlobal: EnqueueGlobalHook = { job, original in
-      if let (run, ownership) = ActiveRuns.owner(of: job) {
-        run.enqueue(job, onMainActor: false, ownership: ownership)
+      if let (run, isItsOwn) = ActiveRuns.owner(of: job) {
+        run.enqueue(job, onMainActor: false, isItsOwn: isItsOwn)
       } else if let router = hookRouter {
         router.forwardGlobal(job, original)
       } else {
@@ -388,8 +388,8 @@ import Synchronization
     }
 
     func enqueue(_ job: UnownedJob) {
-      if let (run, ownership) = ActiveRuns.owner(of: job) {
-        run.enqueue(job, onMainActor: true, ownership: ownership)
+      if let (run, isItsOwn) = ActiveRuns.owner(of: job) {
+        run.enqueue(job, onMainActor: true, isItsOwn: isItsOwn)
       } else {
         enqueueOnPlatform(job)
       }
@@ -439,8 +439,8 @@ import Synchronization
 
     func enqueue(_ job: consuming ExecutorJob) {
       let job = UnownedJob(job)
-      if let (run, ownership) = ActiveRuns.owner(of: job) {
-        run.enqueue(job, onMainActor: false, ownership: ownership)
+      if let (run, isItsOwn) = ActiveRuns.owner(of: job) {
+        run.enqueue(job, onMainActor: false, isItsOwn: isItsOwn)
       } else {
         // Only the hooks router runs jobs on this executor, so it is the process's router.
         guard let router = hookRouter else {

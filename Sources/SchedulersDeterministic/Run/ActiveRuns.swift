@@ -22,8 +22,8 @@ import Synchronization
 ///    by synchronous code;
 /// 3. it is a task the run enqueued before (by address): a wake-up from a real-time sleep, a
 ///    continuation resumed from a Dispatch callback or another test's task.
-/// The others are only taken (`Ownership.taken`, `.takenWithoutATask`): the jobs of unrelated
-/// tests running in parallel, serialised through the run.
+/// The others are only taken: the jobs of unrelated tests running in parallel, serialised
+/// through the run. They are not its progress, and an exploring run never reorders them.
 enum ActiveRuns {
   private struct State {
     /// The run in progress: it takes every job.
@@ -73,38 +73,24 @@ enum ActiveRuns {
     }
   }
 
-  /// How a job came to the run it goes to.
-  enum Ownership {
-    /// The run's own, by the rules above.
-    case own
-    /// Taken by a run that takes every job, enqueued where no task was current (a wake-up, a
-    /// hop back): perhaps the run's, so an exploring run reorders it, but not progress.
-    case takenWithoutATask
-    /// Taken by a run that takes every job from a task of no run.
-    case taken
-
-    var isItsOwn: Bool { self == .own }
-    /// Whether an exploring run may reorder it (see `DeterministicRun.QueuedJob`).
-    var mayBeReordered: Bool { self != .taken }
-  }
-
-  /// The run a job enqueued now goes to, and how; `nil` when no run in progress takes it.
-  static func owner(of job: UnownedJob) -> (run: DeterministicRun, ownership: Ownership)? {
+  /// The run a job enqueued now goes to, and whether it is that run's own (by the rules
+  /// above); `nil` when no run in progress takes it.
+  static func owner(of job: UnownedJob) -> (run: DeterministicRun, isItsOwn: Bool)? {
     guard count.load(ordering: .relaxed) > 0 else { return nil }
     // Rule 2 only where no task is current: a task of no run that the run runs anyway (one
     // misrouted by rule 3, its address a reused one) would otherwise take every task it
     // creates into the run with it.
     let taskIsCurrent = aTaskOtherThanTheDrivingCallerIsCurrent()
     if taskIsCurrent, let run = DeterministicRun.current, run.isActive.load(ordering: .acquiring) {
-      return (run, .own)
+      return (run, true)
     }
     if !taskIsCurrent, let run = threadsRun(), run.isActive.load(ordering: .acquiring) {
-      return (run, .own)
+      return (run, true)
     }
     let address = unsafeBitCast(job, to: UInt.self)
     return state.withLock { state in
-      if let run = state.owners[address] { return (run, .own) }
-      return state.takingEveryJob.map { ($0, taskIsCurrent ? .taken : .takenWithoutATask) }
+      if let run = state.owners[address] { return (run, true) }
+      return state.takingEveryJob.map { ($0, false) }
     }
   }
 

@@ -28,13 +28,10 @@ final class DeterministicRun: DeterministicRunIdleness {
   struct QueuedJob {
     var job: UnownedJob
     var onMainActor: Bool
-    /// Whether an exploring run may reorder the job: not one that a run taking every job (where
-    /// runs take turns) took from a task of a test that is not in a run, so that the same seed
-    /// makes the same choices whatever else runs.
-    var mayBeReordered = true
-    /// Whether the job is the run's own (`ActiveRuns.Ownership`): only the run's own jobs mark
-    /// the driver's thread as running its jobs, and only its own tasks have their dropped
-    /// errors reported.
+    /// Whether the job is the run's own (`ActiveRuns.owner(of:)`): only the run's own jobs mark
+    /// the driver's thread as running its jobs, only its own tasks have their dropped errors
+    /// reported, and an exploring run chooses among its own jobs only, so that the same seed
+    /// makes the same choices whatever else the process enqueues meanwhile.
     var isItsOwn = true
   }
 
@@ -137,7 +134,7 @@ final class DeterministicRun: DeterministicRunIdleness {
 
   /// Queues a job, unless the run has closed: a thread may have read `active` just before the
   /// run ended, and its job must then go to whoever is in charge now rather than be lost.
-  /// `ownership` says whether the job is the run's own (`ActiveRuns.owner(of:)`), or one that a
+  /// `isItsOwn` says whether the job is the run's own (`ActiveRuns.owner(of:)`), or one that a
   /// run taking every job takes from elsewhere. A job of its own is progress, and restarts the
   /// grace of a run that looks deadlocked; another is not, so that an unrelated test that
   /// keeps polling cannot put the report off. Once the body has
@@ -146,7 +143,7 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// `isWakeUp`: a sleep's wake-up that the run fires, not a job the current task enqueued for
   /// itself (see `ScheduleChooser.noteEnqueue`).
   func enqueue(
-    _ job: UnownedJob, onMainActor: Bool, ownership: ActiveRuns.Ownership = .own,
+    _ job: UnownedJob, onMainActor: Bool, isItsOwn: Bool = true,
     isWakeUp: Bool = false
   ) {
     // A task a task of the run enqueues is the run's: its later jobs may come where no task
@@ -161,14 +158,13 @@ final class DeterministicRun: DeterministicRunIdleness {
     }
     let outcome = state.withLock { state -> Outcome in
       guard !state.isClosed else { return .refused }
-      if !ownership.isItsOwn, state.bodyFinished { return .notItsOwn }
+      if !isItsOwn, state.bodyFinished { return .notItsOwn }
       state.chooser?.noteEnqueue(job, isWakeUp: isWakeUp)
-      if ownership.isItsOwn { state.clearSuspicion() }
+      if isItsOwn { state.clearSuspicion() }
       let cancelledSleep = dropWakeUpIfCancelled(job, &state)
       state.jobs.append(
         QueuedJob(
-          job: job, onMainActor: onMainActor, mayBeReordered: ownership.mayBeReordered,
-          isItsOwn: ownership.isItsOwn))
+          job: job, onMainActor: onMainActor, isItsOwn: isItsOwn))
       if let cancelledSleep { state.jobs.append(cancelledSleep.wakeUp) }
       defer { state.driverIsWaiting = false }
       return .queued(wake: state.driverIsWaiting, cancelledSleep: cancelledSleep)
@@ -613,12 +609,14 @@ extension DeterministicRun.State {
   }
 
   /// Takes the job `chooser` picks among the legal next ones: every queued job of the run's
-  /// own that is not a main-actor job, and the first main-actor job if it is the run's (the
-  /// main actor keeps its order). A job of an unrelated test at the head of the queue (where
-  /// runs take turns) runs first, unchosen: the choices, and so what a seed replays, depend on
-  /// the run's jobs alone.
+  /// own that is not a main-actor job, and the first of its own main-actor jobs (the main actor
+  /// keeps its order). A job that is not the run's own (another test's, serialised through the
+  /// run, or one enqueued where nothing says whose it is) is never a candidate: it runs when it
+  /// reaches the head of the queue, unchosen, and a main-actor job of that kind does not hold
+  /// back the run's own. So the candidates, and the choices a seed makes, depend on the run's
+  /// own jobs alone, whatever else the process enqueues and whenever it arrives.
   private mutating func takeChosenJob(_ chooser: ScheduleChooser) -> DeterministicRun.QueuedJob {
-    if !jobs[head].mayBeReordered {
+    if !jobs[head].isItsOwn {
       let job = jobs[head]
       head += 1
       if head == jobs.count {
@@ -629,12 +627,12 @@ extension DeterministicRun.State {
     }
     var candidates: [Int] = []
     var sawMainActorJob = false
-    for index in head..<jobs.count {
+    for index in head..<jobs.count where jobs[index].isItsOwn {
       if jobs[index].onMainActor {
         if sawMainActorJob { continue }
         sawMainActorJob = true
       }
-      if jobs[index].mayBeReordered { candidates.append(index) }
+      candidates.append(index)
     }
     let chosen = candidates[chooser.choose(among: candidates.map { jobs[$0].job })]
     let job = jobs.remove(at: chosen)

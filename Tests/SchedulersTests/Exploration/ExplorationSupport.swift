@@ -2,10 +2,10 @@ import SchedulersTesting
 import Synchronization
 import Testing
 
-/// Every test of exploring schedules, one at a time: while a run is active, every job the
-/// process enqueues goes to its queue, and a job of another test arriving then is one more job
-/// to choose among, which shifts the schedule; a seed found that way does not replay.
-@Suite("Exploring schedules", .serialized) enum ExplorationTests {}
+/// Every test of exploring schedules. Not serialized: while a run is active every job the
+/// process enqueues goes to its queue, but an exploring run chooses among its own jobs only,
+/// so the jobs of other tests, these included, change none of its choices.
+@Suite("Exploring schedules") enum ExplorationTests {}
 
 /// What an exploration that found a failing schedule reported, read from its issues.
 struct ExplorationFinding: Sendable {
@@ -31,14 +31,12 @@ func replaySpelling(_ strategy: DeterministicExecution.ExplorationStrategy, seed
 
 /// Explores `body` with `strategy` and the default schedule count, expecting the exploration
 /// to find a failing schedule (the first-in first-out run passes, a seeded one fails); checks
-/// the report, then replays the reported seed and checks that it fails again. Returns what was
-/// found, or `nil` (with an issue recorded) when nothing was.
+/// the report, then replays the reported seed once and checks that it fails again. Returns what
+/// was found, or `nil` (with an issue recorded) when nothing was.
 ///
-/// Up to three explorations, each replayed up to three times, until a replay fails: while a
-/// run is active every job the process enqueues goes to its queue, and a job of a test
-/// running in parallel (outside this serialized suite) that arrives then is one more job to
-/// choose among, which shifts the schedule found or the one replayed. Seen once in a run of
-/// the whole suite, never with the exploring tests alone.
+/// Once, each: an exploring run chooses among its own jobs only, so a job of a test running in
+/// parallel (outside this serialized suite) that arrives meanwhile changes no choice, and the
+/// first replay of a seed is the schedule it names, alone or in a busy suite.
 @discardableResult
 func exploringFindsAFailingSchedule(
   strategy: DeterministicExecution.ExplorationStrategy = .pct(depth: 3),
@@ -46,22 +44,16 @@ func exploringFindsAFailingSchedule(
   sourceLocation: SourceLocation = #_sourceLocation,
   _ body: @escaping @Sendable () async throws -> Void
 ) async -> ExplorationFinding? {
-  var last: (finding: ExplorationFinding, replayed: [String])?
-  for _ in 0..<3 {
-    guard
-      let finding = await exploreOnce(
-        strategy: strategy, schedules: schedules, sourceLocation: sourceLocation, body)
-    else { return nil }
-    let replayed = await replay(finding.seed, strategy: strategy, body)
-    last = (finding, replayed)
-    if !replayed.isEmpty { break }
-  }
-  guard let last else { return nil }
-  let seed = hexadecimalSeed(last.finding.seed)
+  guard
+    let finding = await exploreOnce(
+      strategy: strategy, schedules: schedules, sourceLocation: sourceLocation, body)
+  else { return nil }
+  let replayed = await replay(finding.seed, strategy: strategy, body)
+  let seed = hexadecimalSeed(finding.seed)
   #expect(
-    last.replayed.contains { $0.contains("The replayed schedule fails") && $0.contains(seed) },
-    "\(last.replayed)", sourceLocation: sourceLocation)
-  return last.finding
+    replayed.contains { $0.contains("The replayed schedule fails") && $0.contains(seed) },
+    "\(replayed)", sourceLocation: sourceLocation)
+  return finding
 }
 
 /// One exploration of `body`, expected to find a failing schedule; its report checked.
@@ -107,26 +99,20 @@ private func exploreOnce(
   return ExplorationFinding(seed: seed, passedBefore: passedBefore, reports: found)
 }
 
-/// Replays `seed` up to three times, until it fails; returns the issues of the last replay
-/// (none: it passed every time).
+/// Replays `seed` once; returns the issues it recorded (none: it passed).
 private func replay(
   _ seed: UInt64, strategy: DeterministicExecution.ExplorationStrategy,
   _ body: @escaping @Sendable () async throws -> Void
 ) async -> [String] {
-  var replayed: [String] = []
-  for _ in 0..<3 {
-    let replayReports = Mutex<[String]>([])
-    await withKnownIssue("the replayed schedule fails again", isIntermittent: true) {
-      await withDeterministicExecution(
-        exploring: .exploring(strategy: strategy, replay: seed), body)
-    } matching: { issue in
-      replayReports.withLock { $0.append(issue.description) }
-      return true
-    }
-    replayed = replayReports.withLock { $0 }
-    if !replayed.isEmpty { break }
+  let replayReports = Mutex<[String]>([])
+  await withKnownIssue("the replayed schedule fails again", isIntermittent: true) {
+    await withDeterministicExecution(
+      exploring: .exploring(strategy: strategy, replay: seed), body)
+  } matching: { issue in
+    replayReports.withLock { $0.append(issue.description) }
+    return true
   }
-  return replayed
+  return replayReports.withLock { $0 }
 }
 
 /// `0x` and 16 hexadecimal digits, as reports spell seeds.
