@@ -192,6 +192,16 @@ package final class ScheduleChooser: @unchecked Sendable {
     return chosen
   }
 
+  /// Whether this run ran the jobs `other` ran, in the same order: the same tasks and actors
+  /// (by the order the runs first saw them), of the same kinds, chosen among as many.
+  package func ranTheSameJobs(as other: ScheduleChooser) -> Bool {
+    steps.count == other.steps.count
+      && zip(steps, other.steps).allSatisfy {
+        $0.ordinal == $1.ordinal && $0.kind == $1.kind && $0.alternatives == $1.alternatives
+          && $0.chosenIndex == $1.chosenIndex
+      }
+  }
+
   /// Goes first in, first out from now on (the run reached `maxJobs`).
   func stopChoosing() { stoppedChoosing = true }
 

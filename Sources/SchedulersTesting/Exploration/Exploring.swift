@@ -76,6 +76,16 @@ func explore(
     return
   }
   let exploration = explorationFromEnvironment(exploration)
+  if DeterministicExecution.backend != .customExecutors {
+    FallbackWarnings.warnOnce(
+      "exploring-backend",
+      """
+      exploring schedules on the \(DeterministicExecution.backend) backend: what a task does \
+      inside an actor's turn runs out of the run's sight, so fewer orders are explored and a \
+      failing schedule's seed may not replay (each report says whether it did); the \
+      custom-executors backend explores and replays exactly
+      """)
+  }
   precondition(
     exploration.maxJobsPerSchedule > 0,
     "Exploration.maxJobsPerSchedule needs at least one job, got \(exploration.maxJobsPerSchedule)")
@@ -119,6 +129,7 @@ func explore(
     chooser.maxJobs = exploration.maxJobsPerSchedule
     let issues = await runCapturingIssues(chooser: chooser, runOnce)
     guard !issues.isEmpty else { continue }
+    let replay = await replayCheck(of: chooser, seed: seed, exploration, runOnce)
     // A livelock is not shrunk: each trial would run to the bound.
     let shrunk = chooser.stoppedChoosing ? nil : await shrink(chooser, runOnce)
     Issue.record(
@@ -128,7 +139,7 @@ func explore(
           \(exploration.schedules) (\(index) passed before it), \(exploration.strategy), seed \
           \(hexadecimal(seed)). Replay exactly this schedule with \
           \(exploration.replaySpelling(seed)), or, for every exploring test of the process, \
-          with SCHEDULERS_EXPLORATION_REPLAY=\(hexadecimal(seed)). What ran: \
+          with SCHEDULERS_EXPLORATION_REPLAY=\(hexadecimal(seed)). \(replay) What ran: \
           \(chooser.describeTrace())\(shrunk.map { "\nShrunk, the same failure with fewer choices out of first-in first-out order (an explanation; the seed replays the schedule as found): " + $0.describeTrace() } ?? "")
           """), sourceLocation: location)
     for issue in issues {
@@ -136,6 +147,47 @@ func explore(
     }
     return
   }
+}
+
+/// Replays `seed` as a user's replay does (a first-in first-out run for the span, then the
+/// seeded one) and says whether it took the schedule of `found` again and failed: a seed is
+/// handed out with what a replay of it was seen to do, never on trust. Where it does not
+/// replay, says why it may not on this backend.
+private func replayCheck(
+  of found: ScheduleChooser, seed: UInt64, _ exploration: DeterministicExecution.Exploration,
+  _ runOnce: @escaping @Sendable () async throws -> Void
+) async -> String {
+  let baseline = ScheduleChooser(strategy: nil, seed: 0, expectedSteps: 1)
+  baseline.maxJobs = exploration.maxJobsPerSchedule
+  _ = await runCapturingIssues(chooser: baseline, runOnce)
+  let again = ScheduleChooser(
+    strategy: exploration.strategy, seed: seed, expectedSteps: baseline.stepsFromFirstChoice)
+  again.maxJobs = exploration.maxJobsPerSchedule
+  let failedAgain = !(await runCapturingIssues(chooser: again, runOnce)).isEmpty
+  if failedAgain, again.ranTheSameJobs(as: found) {
+    return
+      "The seed was replayed once here: the same jobs ran in the same order, and it failed again."
+  }
+  let what = failedAgain ? "it failed again, but after other jobs than these" : "it passed"
+  let why: String
+  switch DeterministicExecution.backend {
+  case .customExecutors:
+    why = """
+      Something the run does not see differed between the two runs (real time, state kept \
+      from one run to the next, a thread or a queue of the test's own).
+      """
+  case .runtimeHooks, .globalHookAndMainQueue:
+    why = """
+      On the \(DeterministicExecution.backend) backend, what a task does inside an actor's turn \
+      (its yields, the tasks it starts) runs out of the run's sight, so the run's jobs vary from \
+      run to run and a seed need not name one schedule; exploring replays seeds exactly on the \
+      custom-executors backend (Swift 6.3 toolchains, docs/deterministic-execution.md).
+      """
+  case .unavailable:
+    why = ""
+  }
+  return
+    "This seed did not replay here: run again, \(what). \(why) Read the trace as an explanation."
 }
 
 /// The failing schedule of `found` with as many of its out-of-order choices undone as still

@@ -41,12 +41,17 @@ extension ExplorationTests {
           if runs.count() == 4 { Issue.record("the fourth run fails") }
         }
       }
-      #expect(runs.value == 4)
+      // Then the seed's check: a first-in first-out run and the seed again (which passes here,
+      // the failure having depended on the run's count, not its order), and no shrinking of
+      // a schedule that had nothing to choose.
+      #expect(runs.value == 6)
       #expect(
         reports.contains {
           $0.contains(
             "Exploring schedules found a failing one: schedule 3 of 50 (2 passed before it)")
         })
+      #expect(
+        reports.contains { $0.contains("This seed did not replay here: run again, it passed") })
       #expect(reports.contains { $0.contains("the fourth run fails") })
     }
 

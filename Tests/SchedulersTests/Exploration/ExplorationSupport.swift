@@ -96,6 +96,10 @@ private func exploreOnce(
     report.contains("SCHEDULERS_EXPLORATION_REPLAY=\(seedMatch.1)"),
     sourceLocation: sourceLocation)
   #expect(report.contains("What ran:"), sourceLocation: sourceLocation)
+  #expect(
+    report.contains("The seed was replayed once here: the same jobs ran in the same order"),
+    "the exploration checks its seed before handing it out: \(report)",
+    sourceLocation: sourceLocation)
   return ExplorationFinding(seed: seed, passedBefore: passedBefore, reports: found)
 }
 
