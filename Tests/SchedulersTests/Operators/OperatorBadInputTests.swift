@@ -3,7 +3,7 @@ import Schedulers
 import SchedulersTesting
 import Testing
 
-/// Negative intervals stop the process with a message naming the operator and the interval,
+/// Bad input and misuse stop the process with a message naming the operator and the problem,
 /// proved in a child process.
 @Suite("Operators: bad input stops with a message naming the problem")
 struct OperatorBadInputTests {
@@ -111,5 +111,45 @@ struct OperatorBadInputTests {
     }
     expectStandardError(
       of: result, toContain: "timer(interval:) needs an interval greater than zero, got 0 s")
+  }
+
+  /// The iterator is not `Sendable`, so two tasks can share it only past the compiler's
+  /// checks: here, through a box that says it is `@unchecked Sendable`.
+  @Test func anIteratorUsedByTwoTasksAtOnce() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      // An upstream that stays open and never yields: each `next()` waits.
+      let (upstream, continuation) = AsyncStream.makeStream(of: Int.self)
+      let shared = SharedIterator(
+        upstream.debounce(for: .seconds(1), scheduler: DispatchQueue.test).makeAsyncIterator(),
+        keepingOpen: continuation)
+      for _ in 0..<2 {
+        Task {
+          var iterator = shared.iterator
+          _ = await iterator.next()
+        }
+      }
+      // Were the misuse let through, both tasks would wait for ever: end the process then,
+      // with success, which fails the test.
+      try await Task.sleep(for: .seconds(10))
+    }
+    expectStandardError(
+      of: result,
+      toContain:
+        "An operator's iterator was used by two tasks at once; iterate it from one task.")
+  }
+}
+
+/// One operator iterator that two tasks copy, and the continuation that keeps its upstream
+/// open. `@unchecked Sendable` on purpose: the test shows what sharing the iterator does.
+private final class SharedIterator: @unchecked Sendable {
+  let iterator: SchedulerOperatorIterator<Int, Never>
+  let continuation: AsyncStream<Int>.Continuation
+
+  init(
+    _ iterator: SchedulerOperatorIterator<Int, Never>,
+    keepingOpen continuation: AsyncStream<Int>.Continuation
+  ) {
+    self.iterator = iterator
+    self.continuation = continuation
   }
 }

@@ -195,4 +195,16 @@ struct RetryTests {
     expectStandardError(
       of: result, toContain: "Backoff.constant(_:) needs a delay of zero or more, got -1 s")
   }
+
+  @Test func zeroAttemptsAreRefusedNamingThem() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      var generator = SystemRandomNumberGenerator()
+      _ = try await withRetry(
+        maxAttempts: 0, backoff: .constant(.seconds(1)), scheduler: DispatchQueue.test,
+        using: &generator
+      ) { 1 }
+    }
+    expectStandardError(
+      of: result, toContain: "withRetry(maxAttempts:) needs at least 1 attempt, got 0")
+  }
 }

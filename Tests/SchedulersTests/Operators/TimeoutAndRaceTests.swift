@@ -100,4 +100,12 @@ struct TimeoutAndRaceTests {
       #expect(slow.wasCancelled)
     }
   }
+
+  @Test func raceWithoutAnOperationIsRefused() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let mirrors: [String] = []
+      _ = try await race(mirrors.map { mirror in { @Sendable in mirror } })
+    }
+    expectStandardError(of: result, toContain: "race needs at least one operation")
+  }
 }
