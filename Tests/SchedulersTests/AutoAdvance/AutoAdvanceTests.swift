@@ -241,6 +241,30 @@ struct AutoAdvanceTests {
   }
 }
 
+/// Bounds that bound nothing stop the process with a message naming the bound. They are
+/// checked where the bounds are made, before any run, so these need no backend.
+@Suite("Auto-advance: bounds that bound nothing are refused")
+struct AutoAdvanceBoundTests {
+  @Test func zeroSteps() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = DeterministicExecution.VirtualTime.autoAdvance(maxSteps: 0)
+    }
+    expectStandardError(
+      of: result, toContain: "VirtualTime.autoAdvance(maxSteps:) needs at least one step, got 0")
+  }
+
+  @Test func aNegativeVirtualTime() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = DeterministicExecution.VirtualTime.autoAdvance(maxVirtualTime: .seconds(-1))
+    }
+    expectStandardError(
+      of: result,
+      toContain:
+        "VirtualTime.autoAdvance(maxVirtualTime:) needs a duration of zero or more, got -1.0 seconds"
+    )
+  }
+}
+
 /// Whether the run's virtual time is `duration`, to the millisecond: a plain sleep's deadline
 /// is exact but for a rare preemption (see `PlainSleepExactnessTests`).
 func elapsedIsAbout(_ duration: Duration) -> Bool {

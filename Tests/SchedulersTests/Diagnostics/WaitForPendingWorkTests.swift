@@ -77,6 +77,14 @@ struct WaitForPendingWorkTests {
       #expect(model.refreshCount == 1)
     }
   }
+
+  @Test func aNegativeCountIsRefusedNamingIt() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      try await DispatchQueue.test.waitForPendingWork(count: -1)
+    }
+    expectStandardError(
+      of: result, toContain: "waitForPendingWork(count:) needs a count of zero or more, got -1")
+  }
 }
 
 /// A model that refreshes a second after a tap, from a task it starts.

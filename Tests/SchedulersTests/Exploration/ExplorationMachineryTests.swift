@@ -99,5 +99,15 @@ extension ExplorationTests {
       let seen = otherOrders.withLock { $0 }
       #expect(seen.count >= 2, "orders seen off the main actor: \(seen)")
     }
+
+    @Test func exploringNoScheduleIsRefused() async {
+      let result = await #expect(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        _ = DeterministicExecution.Exploration.exploring(schedules: 0)
+      }
+      expectStandardError(
+        of: result, toContain: "exploring(schedules:) needs at least one schedule, got 0")
+    }
   }
 }
