@@ -11,12 +11,16 @@ import Synchronization
 #endif
 
 /// One deterministic run: a FIFO of every job of its test (see `ActiveRuns` for which jobs
-/// those are), drained by one driver thread (main-actor jobs run on the main queue while the
-/// driver waits).
+/// those are), drained on the thread of the task that awaits the run, or on a kept driver
+/// thread (`driveInPlace`, `DriverThread`).
 ///
-/// Because every job goes through this queue, "the queue is empty" is an exact idle signal:
-/// nothing in the run can make progress until someone resumes a continuation. The test
+/// Where every job of the run goes through this queue (the custom executors and the runtime
+/// hooks, for tasks on the global and main executors), "the queue is empty" is an exact idle
+/// signal: nothing in the run can make progress until someone resumes a continuation. The test
 /// scheduler's async `advance` uses it to wait until everything a step made runnable has run.
+/// Where some do not, the answer is a bound instead: 16 quiet turns of the main queue on the
+/// main-queue backend (`DeterministicRun+MainQueueTurns.swift`), the grace for actors with
+/// executors of their own (`foreignExecutorGrace`); docs/architecture.md lists every answer.
 final class DeterministicRun: DeterministicRunIdleness {
   /// Why the driver stopped waiting for jobs.
   enum Ending: Sendable {
