@@ -22,10 +22,6 @@ let package = Package(
     // What a test target links: the unimplemented scheduler, deterministic execution (which
     // routes every job of the process, so it must never reach an app), diagnostics, marbles.
     .library(name: "SchedulersTesting", targets: ["SchedulersTesting"]),
-    .executable(name: "schedule-bench", targets: ["schedule-bench"]),
-    // The benchmark workloads, shared with the Benchmarks package (which compares them with
-    // the peers). Underscored: not part of the library, nothing but the benchmarks uses it.
-    .library(name: "_ScheduleBenchWorkloads", targets: ["ScheduleBenchWorkloads"]),
   ],
   targets: [
     .target(name: "Schedulers"),
@@ -34,9 +30,6 @@ let package = Package(
     // Not a product: tests reach it through `SchedulersTesting`, which re-exports it.
     .target(name: "SchedulersDeterministic", dependencies: ["Schedulers"]),
     .target(name: "SchedulersTesting", dependencies: ["Schedulers", "SchedulersDeterministic"]),
-    .target(
-      name: "ScheduleBenchWorkloads", dependencies: ["Schedulers", "SchedulersDeterministic"]),
-    .executableTarget(name: "schedule-bench", dependencies: ["ScheduleBenchWorkloads"]),
     .testTarget(
       name: "SchedulersTests",
       dependencies: ["Schedulers", "SchedulersTesting"]

@@ -26,10 +26,21 @@ let package = Package(
     // The production code of the story benchmarks, with no scheduler in it: every way of
     // testing a story runs this same code.
     .target(name: "StoryModels"),
+    // This package's own workloads: schedule throughput, operators, sleepers, and the harness
+    // every table shares (public API only, as a user's code would use it).
+    .target(
+      name: "ScheduleBenchWorkloads",
+      dependencies: [
+        .product(name: "Schedulers", package: "swift-schedulers"),
+        .product(name: "SchedulersTesting", package: "swift-schedulers"),
+      ]
+    ),
+    // Schedule throughput of this package alone, against a reference heap.
+    .executableTarget(name: "schedule-bench", dependencies: ["ScheduleBenchWorkloads"]),
     .target(
       name: "SchedulersStories",
       dependencies: [
-        .product(name: "_ScheduleBenchWorkloads", package: "swift-schedulers"), "StoryModels",
+        "ScheduleBenchWorkloads", "StoryModels",
       ]
     ),
     .target(
@@ -48,7 +59,7 @@ let package = Package(
     .target(
       name: "AsyncAlgorithmsWorkloads",
       dependencies: [
-        .product(name: "_ScheduleBenchWorkloads", package: "swift-schedulers"),
+        "ScheduleBenchWorkloads",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ]
     ),
@@ -61,7 +72,7 @@ let package = Package(
     .executableTarget(
       name: "sleep-bench",
       dependencies: [
-        .product(name: "_ScheduleBenchWorkloads", package: "swift-schedulers"), "BenchmarkLoad",
+        "ScheduleBenchWorkloads", "BenchmarkLoad",
       ]
     ),
     // A suite of the stories' tests in one task group, against combine-schedulers' suite in
@@ -76,7 +87,7 @@ let package = Package(
     .executableTarget(
       name: "peer-bench",
       dependencies: [
-        .product(name: "_ScheduleBenchWorkloads", package: "swift-schedulers"),
+        "ScheduleBenchWorkloads",
         "CombineSchedulersWorkloads", "SwiftClocksWorkloads", "HeapStatistics",
         "SchedulersStories", "AsyncAlgorithmsWorkloads", "BenchmarkLoad",
       ]

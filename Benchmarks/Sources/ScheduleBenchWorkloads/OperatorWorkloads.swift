@@ -1,6 +1,6 @@
 import Dispatch
 import Schedulers
-import SchedulersDeterministic
+import SchedulersTesting
 
 // The AsyncSequence operators, each driven the same way: `size` elements 2 ms apart through a
 // 1 ms operator on a test scheduler in a deterministic run, so every element passes. The cost

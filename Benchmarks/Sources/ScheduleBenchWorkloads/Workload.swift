@@ -53,7 +53,7 @@ public struct Workload: Sendable {
   /// The deadlines every random-deadline workload uses, in nanoseconds from the start: seeded,
   /// so each run and each peer schedules the same instants, spread over `count` milliseconds
   /// with many collisions.
-  /// (`SplitMix64` is the package's one generator, shared with the test scheduler's shuffles.)
+  /// (`SplitMix64`: the generator of the test scheduler's shuffles, copied here.)
   public static func randomOffsets(count: Int, seed: UInt64 = 0x5EED) -> [Int] {
     var generator = SplitMix64(seed: seed)
     return (0..<count).map { _ in Int(generator.next() % UInt64(max(count, 1))) * 1_000_000 }

@@ -1,4 +1,4 @@
-import SchedulersDeterministic
+import SchedulersTesting
 
 /// What isolation hops cost inside a deterministic run against the same hops outside: a hop
 /// that needs a job (main actor <-> global) is one the run queues and its driver runs.

@@ -1,6 +1,6 @@
 import Dispatch
 import Schedulers
-import SchedulersDeterministic
+import SchedulersTesting
 
 /// This package's workloads. The Benchmarks package runs the peers' versions of the same
 /// workloads (same sizes, same seeded deadlines) and compares.

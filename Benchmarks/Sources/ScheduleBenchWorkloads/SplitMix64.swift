@@ -1,0 +1,16 @@
+/// The SplitMix64 generator, as the library's test scheduler uses it for shuffles: the seeded
+/// source of the benchmarks' deadlines. A copy, because this package sees the library's public
+/// API only, as a user's would; the same constants give the same deadlines as before the move.
+struct SplitMix64: RandomNumberGenerator, Sendable {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z &>> 31)
+  }
+}
