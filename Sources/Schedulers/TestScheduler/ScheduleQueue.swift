@@ -100,6 +100,11 @@ struct ScheduleQueue<Time: Strideable> {
   /// megabyte of keys, what a core's cache holds), lower only in the queue's own tests.
   @usableFromInline let sortThreshold: Int
 
+  /// Whether every change checks the invariants (``checkInvariants()``): set by the
+  /// differential fuzz tests on their schedulers, so that the checks run in every build of the
+  /// suite without slowing the other tests or needing a build of their own.
+  @usableFromInline var checksInvariants = false
+
   @inlinable init() {
     orderLimit = .max
     sortThreshold = 1 << 15
@@ -502,19 +507,15 @@ struct ScheduleQueue<Time: Strideable> {
     }
   }
 
-  /// Checks the queue's invariants, when the package is built with
-  /// `-Xswiftc -DSCHEDULERS_INTERNAL_CHECKS` (as the differential fuzz run in CI is): every key
-  /// runs no earlier than its parent, the top key is live, every key has a slot of its own,
-  /// every live entry's handle knows its slot, tombstones are counted, and every free slot is
-  /// empty and unreferenced. Compiles to nothing otherwise, as swift-collections does with its
-  /// internal checks.
+  /// Checks the queue's invariants when `checksInvariants` is set (the differential fuzz
+  /// tests set it): every key runs no earlier than its parent, the top key is live, every key
+  /// has a slot of its own, every live entry's handle knows its slot, tombstones are counted,
+  /// and every free slot is empty and unreferenced. Otherwise one test of a flag.
   ///
   /// - Complexity: O(n) when checks are on; O(1) otherwise.
   @inlinable @inline(__always)
   func checkInvariants() {
-    #if SCHEDULERS_INTERNAL_CHECKS
-      checkInvariantsNow()
-    #endif
+    if checksInvariants { checkInvariantsNow() }
   }
 
   /// The checks of ``checkInvariants()``, always compiled: the queue's own tests call it.

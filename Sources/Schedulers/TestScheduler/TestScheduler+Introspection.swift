@@ -63,3 +63,12 @@ extension TestScheduler {
     return Self.describe(entry, now: now)
   }
 }
+
+extension TestScheduler {
+  /// Makes every change to this scheduler's queue check the queue's invariants (O(n) each),
+  /// for the differential fuzz tests: a broken heap order or a stale handle stops the process
+  /// with a message naming it, at the change that broke it.
+  package func checkInvariantsOnEveryChange() {
+    state.withLock { $0.queue.checksInvariants = true }
+  }
+}

@@ -11,7 +11,12 @@ import Testing
 /// Runs a program on `TestScheduler`. `@unchecked Sendable`: the fuzzer is single-threaded;
 /// actions run synchronously on the thread that advances.
 final class TestSchedulerInterpreter: @unchecked Sendable {
-  let scheduler = TestScheduler<Int, Never>(now: 0)
+  /// Every change to its queue checks the queue's invariants.
+  let scheduler: TestScheduler<Int, Never> = {
+    let scheduler = TestScheduler<Int, Never>(now: 0)
+    scheduler.checkInvariantsOnEveryChange()
+    return scheduler
+  }()
   var log: [FuzzProgram.Fired] = []
   private var cancellables: [Int: [any Cancellable]] = [:]
   /// The tasks waiting for pending work, to be ended and checked after the program.

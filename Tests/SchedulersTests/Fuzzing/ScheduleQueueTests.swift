@@ -165,4 +165,22 @@ struct ScheduleQueueTests {
     #expect(queue.firstDeadline == 3)
     #expect(queue.count == 1)
   }
+
+  /// A queue whose checks are on (as the differential fuzz tests' schedulers' are) stops at the
+  /// first change after its heap order broke, naming it; with the checks off, the same change
+  /// goes by unseen, so a fuzz run without them would prove nothing about the heap.
+  @Test func aQueueWithChecksOnStopsAtABrokenHeapOrder() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      var queue = ScheduleQueue<Int>()
+      queue.checksInvariants = true
+      for deadline in [1, 2, 3] { queue.insert(deadline: deadline, action: {}, handle: nil) }
+      queue.keys.swapAt(0, 2)  // the latest deadline on top: the heap order is broken
+      queue.insert(deadline: 4, action: {}, handle: nil)
+    }
+    expectStandardError(of: result, toContain: "ScheduleQueue:")
+    var unchecked = ScheduleQueue<Int>()
+    for deadline in [1, 2, 3] { unchecked.insert(deadline: deadline, action: {}, handle: nil) }
+    unchecked.keys.swapAt(0, 2)
+    unchecked.insert(deadline: 4, action: {}, handle: nil)  // no check: nothing stops it
+  }
 }
