@@ -393,6 +393,11 @@ private func runDeterministically<R: Sendable>(
   // test is running (the driver thread belongs to no test), and thrown with the same text.
   // Whatever else happened, the errors the run's tasks dropped are failures of their own.
   if let dropped = run.droppedErrorsReport { reporting.recordWithoutThrowing(dropped) }
+  if let takeover = run.takeoverReport {
+    reporting.recordWithoutThrowing(
+      "Deterministic run: \(takeover) (The run put its own hook back after the job that replaced it; "
+        + "jobs enqueued before then ran outside the run.)")
+  }
   switch ending {
   case .deadlocked(let reason):
     let report = "Deterministic run deadlocked: \(reason)"

@@ -130,4 +130,32 @@ struct UISchedulerTests {
     #expect(done.wait(timeout: .now() + 5) == .success)
     #expect(ranOnMain.values == [true])
   }
+
+  /// combine-schedulers' own `testRunsOnMain`, made deterministic: from another queue, the
+  /// work has not run when `schedule` returns. The peer's version checks it while the main
+  /// thread is free to run the work at any moment, so it races (CI ran it apart, with three
+  /// tries); here the main queue is held busy until the check is made, so the work cannot
+  /// have run unless `schedule` ran it at once on the calling thread, which would be the bug.
+  @Test func fromElsewhereTheWorkHasNotRunWhenScheduleReturns() {
+    let mainIsHeld = DispatchSemaphore(value: 0)
+    let releaseMain = DispatchSemaphore(value: 0)
+    DispatchQueue.main.async {
+      mainIsHeld.signal()
+      releaseMain.wait()
+    }
+    #expect(mainIsHeld.wait(timeout: .now() + 5) == .success)
+    let ran = Recorder<Bool>()
+    let done = DispatchSemaphore(value: 0)
+    let ranBeforeReturning = DispatchQueue(label: "background").sync {
+      UIScheduler.shared.schedule {
+        ran.append(UIScheduler.isOnMainQueue)
+        done.signal()
+      }
+      return !ran.values.isEmpty
+    }
+    releaseMain.signal()
+    #expect(!ranBeforeReturning)
+    #expect(done.wait(timeout: .now() + 5) == .success)
+    #expect(ran.values == [true])
+  }
 }

@@ -42,6 +42,10 @@ protocol JobRouter: Sendable {
   /// that jobs no longer reach it; `nil` while they do.
   var takeoverReport: String? { get }
 
+  /// Puts the run's routing back if another library replaced it (during the job that just
+  /// ran), and returns what a report says about it; `nil` when nothing was replaced.
+  func takeRoutingBack() -> String?
+
   /// Runs a job taken from a run's queue, on the calling thread (main-actor jobs: on the main
   /// queue already).
   func run(_ job: UnownedJob, onMainActor: Bool)
@@ -63,6 +67,8 @@ protocol JobRouter: Sendable {
 
 extension JobRouter {
   var mainActorJobsStayOnMainQueue: Bool { false }
+
+  func takeRoutingBack() -> String? { nil }
 
   func makeBodyTask(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
     Task(operation: operation)

@@ -52,6 +52,9 @@ final class DeterministicRun: DeterministicRunIdleness {
     /// What the run saw when it first found itself deadlocked (and cancelled the body): the
     /// caller reports it, on its own task, where the test framework knows the running test.
     var deadlockReport: String?
+    /// What the run saw when a job replaced its routing (`JobRouter.takeRoutingBack`): the
+    /// caller reports it, whatever else happens, so the outcome does not depend on timing.
+    var takeoverReport: String?
     /// Set when the run has ended and handed its jobs back: later jobs are refused.
     var isClosed = false
     /// When the grace for a run that looks deadlocked runs out (see `foreignExecutorGrace`);
@@ -460,6 +463,9 @@ final class DeterministicRun: DeterministicRunIdleness {
     ActiveRuns.runningOwnJob(of: self) {
       if let taskEndings { taskEndings.running(queued.job, runJob) } else { runJob() }
     }
+    if let takeover = router.takeRoutingBack() {
+      state.withLock { if $0.takeoverReport == nil { $0.takeoverReport = takeover } }
+    }
   }
 
   /// The report of the errors the run's tasks dropped (see `DroppedTaskErrors.swift`), if any.
@@ -507,6 +513,10 @@ final class DeterministicRun: DeterministicRunIdleness {
 
   /// The deadlock the run found and answered by cancelling the body, if any.
   var deadlockReport: String? { state.withLock { $0.deadlockReport } }
+
+  /// What the run said when a job replaced its routing, if one did. Read once the run has
+  /// ended.
+  var takeoverReport: String? { state.withLock { $0.takeoverReport } }
 
   /// Names the backend in a failure report, with what about it could explain the failure.
   private func backendSuffix() -> String {
