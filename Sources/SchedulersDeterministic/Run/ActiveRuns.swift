@@ -20,7 +20,8 @@ import Synchronization
 /// 2. no task is current and the thread is running one of the run's own jobs
 ///    (`runningOwnJob`): a hop back from an actor, an actor's next turn, a continuation resumed
 ///    by synchronous code;
-/// 3. it is a task the run enqueued before (by address): a wake-up from a real-time sleep, a
+/// 3. it is a task the run enqueued before (by address, and the task's id, since a task that
+///    has ended frees its address for the next one): a wake-up from a real-time sleep, a
 ///    continuation resumed from a Dispatch callback or another test's task.
 /// The others are only taken: the jobs of unrelated tests running in parallel, serialised
 /// through the run. They are not its progress, and an exploring run never reorders them.
@@ -29,9 +30,23 @@ enum ActiveRuns {
     /// The run in progress: it takes every job.
     var takingEveryJob: DeterministicRun?
     /// The run each task seen so far belongs to, by the task's address (rule 3).
-    var owners: [UInt: DeterministicRun] = [:]
+    var owners: [UInt: Owner] = [:]
     /// The addresses each run noted, so that its end removes them without a look at others'.
     var addressesByRun: [ObjectIdentifier: [UInt]] = [:]
+  }
+  /// Who a task's address belongs to, and which task it was: the runtime numbers tasks and
+  /// never gives a number twice, while the allocator gives an ended task's address to the next.
+  private struct Owner {
+    let run: DeterministicRun
+    /// The id of the task at the address when it was noted; `nil` for a job that is not a task.
+    let taskID: UInt32?
+
+    /// Whether `job`, at the noted address, is still the job that was noted there.
+    func isStill(_ job: UnsafeRawPointer) -> Bool {
+      let header = TaskHeader(job)
+      guard let taskID else { return !header.isTask }
+      return header.isTask && header.id == taskID
+    }
   }
   private static let state = Mutex(State())
   /// How many runs are in progress: read without the lock, so that a job enqueued while none
@@ -57,7 +72,7 @@ enum ActiveRuns {
       run.isActive.store(false, ordering: .releasing)
       if state.takingEveryJob === run { state.takingEveryJob = nil }
       for address in state.addressesByRun.removeValue(forKey: ObjectIdentifier(run)) ?? []
-      where state.owners[address] === run {
+      where state.owners[address]?.run === run {
         state.owners[address] = nil
       }
       if count.subtract(1, ordering: .relaxed).newValue == 0 { run.router.endRouting() }
@@ -66,8 +81,11 @@ enum ActiveRuns {
 
   /// Records that the task at `address` belongs to `run` (rule 3).
   static func noteTask(_ address: UInt, of run: DeterministicRun) {
+    guard let job = UnsafeRawPointer(bitPattern: address) else { return }
+    let header = TaskHeader(job)
+    let owner = Owner(run: run, taskID: header.isTask ? header.id : nil)
     state.withLock { state in
-      if state.owners.updateValue(run, forKey: address) !== run {
+      if state.owners.updateValue(owner, forKey: address)?.run !== run {
         state.addressesByRun[ObjectIdentifier(run), default: []].append(address)
       }
     }
@@ -89,7 +107,11 @@ enum ActiveRuns {
     }
     let address = unsafeBitCast(job, to: UInt.self)
     return state.withLock { state in
-      if let run = state.owners[address] { return (run, true) }
+      if let owner = state.owners[address] {
+        if owner.isStill(unsafeBitCast(job, to: UnsafeRawPointer.self)) { return (owner.run, true) }
+        // Another task at an ended task's address: not the run's for that.
+        state.owners[address] = nil
+      }
       return state.takingEveryJob.map { ($0, false) }
     }
   }
