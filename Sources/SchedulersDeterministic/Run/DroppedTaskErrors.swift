@@ -248,6 +248,21 @@ final class TaskEndingWatch: @unchecked Sendable {
 
   /// If `task` has ended: stops watching it, and notes its error if it threw one other than
   /// `CancellationError` while nothing but the watch held it.
+  ///
+  /// "Nothing but the watch held it" is read as a strong count of 1, and that reading rests on
+  /// three facts, not on a documented meaning of the count:
+  /// - `swift_retainCount` is the runtime's strong count of a heap object
+  ///   (`include/swift/Runtime/HeapObject.h`, the entry point the standard library's
+  ///   `_getRetainCount` calls), and a task is a heap object: a `Task` value is one strong
+  ///   reference to it, whoever holds the value (a variable, a `Task` in a property or an
+  ///   array); weak and unowned references are not counted.
+  /// - The runtime's own reference to a running task is released when the task's last job
+  ///   returns, and this is read after that job returned, on the thread that ran it, before
+  ///   the run runs anything else: no other job of the run can hold or drop a handle meanwhile.
+  /// - The watch holds exactly one reference of its own (taken with `swift_retain`, above).
+  /// `anErrorWhoseHandleIsStillHeldIsNotReported` and
+  /// `aTaskWhoseHandleWasDroppedFailsTheTestNamingItsError` (DroppedTaskErrorsTests) fail if a
+  /// runtime counted otherwise, in either direction.
   private func lookAt(_ task: UnsafeMutableRawPointer) {
     guard layout.status(of: task) != 0 else { return }
     inFlight.remove(task)
