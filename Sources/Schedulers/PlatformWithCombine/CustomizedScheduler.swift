@@ -17,15 +17,6 @@
     ) -> any Cancellable
   }
 
-  /// The package's schedulers that have their own sleeps (see ``CustomizedScheduler``).
-  package protocol CustomSleepingScheduler: Scheduler {
-    func sleep(until deadline: SchedulerTimeType, tolerance: SchedulerTimeType.Stride?)
-      async throws
-
-    func sleep(for duration: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride?)
-      async throws
-  }
-
   // `Caller` is the scheduler's own type seen from the generic extension; the casts are of a
   // type to itself, and always succeed.
   extension CustomizedScheduler {

@@ -284,20 +284,6 @@ package final class ScheduleChooser: @unchecked Sendable {
   }
 }
 
-/// What a job is, by the kind in its header (`TaskHeader.kind`).
-package enum JobKind: Sendable {
-  case task, actor, resumption, other
-
-  init(_ job: UnownedJob) {
-    switch TaskHeader(unsafeBitCast(job, to: UnsafeRawPointer.self)).kind {
-    case 0: self = .task
-    case 192...194: self = .actor
-    case 195: self = .resumption
-    default: self = .other
-    }
-  }
-}
-
 /// The name of the task running on this thread, if it has one (`Task(name:)`, Swift 6.2), read
 /// through the runtime's entry point, found at run time.
 func currentTaskName() -> String? {
@@ -311,9 +297,3 @@ private let readCurrentTaskName: (@convention(c) () -> UnsafePointer<CChar>?)? =
   else { return nil }
   return unsafeBitCast(symbol, to: (@convention(c) () -> UnsafePointer<CChar>?).self)
 }()
-
-/// How an exploration hands each of its runs the chooser of that run's schedule.
-package enum ExplorationHook {
-  /// The chooser the next run started by this task takes; `nil`: first in, first out.
-  @TaskLocal package static var chooser: ScheduleChooser?
-}
