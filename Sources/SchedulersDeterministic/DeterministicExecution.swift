@@ -275,7 +275,7 @@ extension DeterministicRun {
   /// The run the current task belongs to: set for the body, inherited by the tasks it creates
   /// (except detached ones), and absent in unrelated tests running in parallel. Kept in the
   /// `Schedulers` hook that async `advance` reads.
-  static var current: DeterministicRun? { DeterministicRunHook.current as? DeterministicRun }
+  static var current: DeterministicRun? { DeterministicRunContext.current as? DeterministicRun }
 }
 
 private func runDeterministically<R: Sendable>(
@@ -353,12 +353,12 @@ private func runDeterministically<R: Sendable>(
     // Created as the run's (the task-local makes its first job the run's), so the body's
     // first job is already on the run's queue. Not detached: the body inherits the caller's
     // task-locals (the running test).
-    let task = DeterministicRunHook.$current.withValue(run) {
+    let task = DeterministicRunContext.$current.withValue(run) {
       router.makeBodyTask {
         run.adoptCurrentTask()
         // Outside the run's virtual clock: the warm-up is a real zero-length sleep.
-        await DeterministicRunHook.$current.withValue(nil) { await warmUpPlainSleeps() }
-        let result = await DeterministicRunHook.$current.withValue(run) {
+        await DeterministicRunContext.$current.withValue(nil) { await warmUpPlainSleeps() }
+        let result = await DeterministicRunContext.$current.withValue(run) {
           do { return Result<R, any Error>.success(try await body()) } catch {
             return .failure(error)
           }
@@ -430,7 +430,7 @@ extension DeterministicRun {
       ending = .finished(leftovers: leftovers.isEmpty ? nil : leftovers.joined(separator: "; "))
     }
     ActiveRuns.end(self)
-    forwardRemainingJobs()
+    handBackRemainingJobs()
     return ending
   }
 }

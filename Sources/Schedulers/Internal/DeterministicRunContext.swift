@@ -6,7 +6,7 @@
 // run this is `nil` and async `advance` yields between steps, as combine-schedulers' does.
 
 /// The deterministic run the current task belongs to, if any.
-package enum DeterministicRunHook {
+package enum DeterministicRunContext {
   /// Set by the run for its body, inherited by the tasks it creates (not detached ones).
   @TaskLocal package static var current: (any DeterministicRunIdleness)?
 }

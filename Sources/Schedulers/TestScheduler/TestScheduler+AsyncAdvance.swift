@@ -68,7 +68,7 @@ extension TestScheduler {
     isolation: isolated (any Actor)? = #isolation
   ) async {
     let location = (fileID, filePath, line, column)
-    let run = DeterministicRunHook.current
+    let run = DeterministicRunContext.current
     beginAdvancing("advance(to:)")
     defer { endAdvancing() }
     await settle(in: run)
@@ -118,7 +118,7 @@ extension TestScheduler {
     precondition(
       maxActions >= 0,
       "TestScheduler.run(maxActions:) needs a bound of zero or more, got \(maxActions)")
-    let run = DeterministicRunHook.current
+    let run = DeterministicRunContext.current
     beginAdvancing("run()")
     defer { endAdvancing() }
     await settle(in: run)

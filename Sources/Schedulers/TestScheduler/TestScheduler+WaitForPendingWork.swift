@@ -72,7 +72,7 @@ extension TestScheduler {
     // Outside a deterministic run, the usual reason for a wait that times out is a task that
     // has not started yet: the hint says what to do instead. Read here, on the caller's task.
     let hint =
-      DeterministicRunHook.current == nil
+      DeterministicRunContext.current == nil
       ? """
 
       Outside a deterministic run, a task that should schedule this work may simply not have \

@@ -316,7 +316,9 @@ extension TestScheduler where SchedulerTimeType: VirtualEpochProviding {
 
 extension TestScheduler: StalledSleepWatching {
   package func stalledSleepWatch() -> (StalledSleepWatchdog, StalledSleepContext)? {
-    guard stalledSleepWatchdog.limit != nil, DeterministicRunHook.current == nil else { return nil }
+    guard stalledSleepWatchdog.limit != nil, DeterministicRunContext.current == nil else {
+      return nil
+    }
     return (
       stalledSleepWatchdog,
       StalledSleepContext(testName: createdInTest) { [weak self] in self?.pendingWorkDescription }

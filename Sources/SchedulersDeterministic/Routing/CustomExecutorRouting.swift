@@ -45,7 +45,7 @@
       }
     }
 
-    func forwardToPlatform(_ job: UnownedJob, onMainActor: Bool) {
+    func sendToPlatform(_ job: UnownedJob, onMainActor: Bool) {
       guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
         preconditionFailure("Deterministic execution: a job was routed without job routing")
       }
@@ -54,7 +54,7 @@
       executor.platform.enqueue(ExecutorJob(job))
     }
 
-    func reenqueue(_ job: UnownedJob, onMainActor: Bool) {
+    func handBack(_ job: UnownedJob, onMainActor: Bool) {
       guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
         preconditionFailure("Deterministic execution: a job was routed without job routing")
       }

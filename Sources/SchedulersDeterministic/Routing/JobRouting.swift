@@ -51,10 +51,10 @@ protocol JobRouter: Sendable {
   func run(_ job: UnownedJob, onMainActor: Bool)
 
   /// Enqueues a job on whichever executor is in charge now (a later run, or the platform's).
-  func reenqueue(_ job: UnownedJob, onMainActor: Bool)
+  func handBack(_ job: UnownedJob, onMainActor: Bool)
 
   /// Enqueues a job on the platform's executors, past any run (a job the run does not take).
-  func forwardToPlatform(_ job: UnownedJob, onMainActor: Bool)
+  func sendToPlatform(_ job: UnownedJob, onMainActor: Bool)
 
   /// Whether main-actor jobs bypass the run and run on the main queue by themselves, so that
   /// the run must run its own jobs in turns on the main queue (the runtime hooks without the
@@ -76,16 +76,16 @@ extension JobRouter {
 
   /// Enqueues a job on the platform's executors after `delay` of real time (a plain sleep
   /// still pending when its run ended).
-  func reenqueue(_ job: UnownedJob, onMainActor: Bool, after delay: Duration) {
+  func handBack(_ job: UnownedJob, onMainActor: Bool, after delay: Duration) {
     // About 136 years: longer real-time waits are waits until cancelled, and Dispatch's
     // deadline arithmetic need not hold more.
     let delay = min(delay, .seconds(Int64(1) << 32))
     guard delay > .zero, let nanoseconds = Nanoseconds.checked(delay) else {
-      return reenqueue(job, onMainActor: onMainActor)
+      return handBack(job, onMainActor: onMainActor)
     }
     let job = UncheckedSendable(job)
     DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
-      self.reenqueue(job.value, onMainActor: onMainActor)
+      self.handBack(job.value, onMainActor: onMainActor)
     }
   }
 }

@@ -252,7 +252,7 @@ import Synchronization
       }
     }
 
-    func reenqueue(_ job: UnownedJob, onMainActor: Bool) {
+    func handBack(_ job: UnownedJob, onMainActor: Bool) {
       if onMainActor {
         HookMainExecutor.shared.enqueue(job)
       } else {
@@ -260,16 +260,16 @@ import Synchronization
       }
     }
 
-    func forwardToPlatform(_ job: UnownedJob, onMainActor: Bool) {
+    func sendToPlatform(_ job: UnownedJob, onMainActor: Bool) {
       if onMainActor {
         HookMainExecutor.shared.enqueueOnPlatform(job)
       } else {
-        forwardGlobal(job, Self.enqueueOnPlatformGlobalExecutor)
+        passGlobalToPreviousHook(job, Self.enqueueOnPlatformGlobalExecutor)
       }
     }
 
     /// Sends a job the run does not take to whatever the hook held before the run.
-    func forwardGlobal(_ job: UnownedJob, _ original: EnqueueGlobalOriginal) {
+    func passGlobalToPreviousHook(_ job: UnownedJob, _ original: EnqueueGlobalOriginal) {
       if let hook = previous.withLock({ $0.enqueueGlobal }) {
         hook(job, original)
       } else {
@@ -277,7 +277,7 @@ import Synchronization
       }
     }
 
-    func forwardDelay(_ delay: UInt64, _ job: UnownedJob, _ original: DelayOriginal) {
+    func passDelayToPreviousHook(_ delay: UInt64, _ job: UnownedJob, _ original: DelayOriginal) {
       if let hook = previous.withLock({ $0.delay }) {
         hook(delay, job, original)
       } else {
@@ -285,7 +285,7 @@ import Synchronization
       }
     }
 
-    func forwardDeadline(
+    func passDeadlineToPreviousHook(
       _ deadline: (Int64, Int64, Int64, Int64, Int32), _ job: UnownedJob,
       _ original: DeadlineOriginal
     ) {
@@ -334,7 +334,7 @@ import Synchronization
       if let (run, isItsOwn) = ActiveRuns.owner(of: job) {
         run.enqueue(job, onMainActor: false, isItsOwn: isItsOwn)
       } else if let router = hookRouter {
-        router.forwardGlobal(job, original)
+        router.passGlobalToPreviousHook(job, original)
       } else {
         original(job)
       }
@@ -363,7 +363,7 @@ import Synchronization
       {
         return
       }
-      hookRouter?.forwardDelay(delay, job, original) ?? original(delay, job)
+      hookRouter?.passDelayToPreviousHook(delay, job, original) ?? original(delay, job)
     }
 
     static let routedDeadline: DeadlineHook = {
@@ -377,7 +377,7 @@ import Synchronization
       }
       let deadline = (seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock)
       if let router = hookRouter {
-        router.forwardDeadline(deadline, job, original)
+        router.passDeadlineToPreviousHook(deadline, job, original)
       } else {
         original(seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job)
       }

@@ -81,7 +81,7 @@ extension DeterministicRun {
     if scheduleVirtualSleep == nil, let nanoseconds = Nanoseconds.checked(delay) {
       beginOutsideWork()
       DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
-        self.enqueueOrForward(job, onMainActor: onMainActor)
+        self.enqueueOrHandBack(job, onMainActor: onMainActor)
         self.endOutsideWork()
       }
       return true
@@ -109,7 +109,7 @@ extension DeterministicRun {
     // outside work the run waits for.
     let entry = scheduleVirtualSleep?(delay, label) {
       if let sleep = self.state.withLock({ $0.removePlainSleep(id) }) {
-        self.enqueueOrForward(
+        self.enqueueOrHandBack(
           sleep.wakeUp.job, onMainActor: sleep.wakeUp.onMainActor, isWakeUp: true)
       }
     }

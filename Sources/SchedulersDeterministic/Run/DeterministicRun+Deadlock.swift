@@ -1,0 +1,52 @@
+// A run that looks deadlocked: nothing runnable, no outside work, the body suspended. Where
+// every job of the run passes through its queue that is exact; an actor with an executor of its
+// own is the exception, so the run waits a bounded grace before it believes it.
+
+import Dispatch
+import Schedulers
+import Synchronization
+
+extension DeterministicRun {
+  /// How long, in real time, a run that looks deadlocked waits for a job to come back from an
+  /// actor with its own executor (a custom `SerialExecutor`, whose jobs the run does not see)
+  /// before it believes it and reports the deadlock.
+  ///
+  /// A bounded total: jobs of the run's own that arrive meanwhile are run and start it again,
+  /// as do the end of outside work and the body going on. Jobs of unrelated tests running in
+  /// parallel (a poller's sleeps, say) cannot put the report off: they never reach a run side
+  /// by side, and a run that takes every job runs them without starting the grace again.
+  static let foreignExecutorGrace: Duration = .milliseconds(100)
+
+  /// The driver's answer to a run that looks deadlocked: waits until `graceEnds` for a job to
+  /// arrive (back from an actor with its own executor, or of an unrelated test where runs
+  /// take turns), and returns `nil` to ask again if one did, or once the body was cancelled
+  /// for the deadlock; returns the ending if the body did not finish when cancelled before.
+  /// The grace goes on running out unless the job that arrived was the run's own.
+  func waitOutTheGrace(
+    cancelledBefore: Bool, until graceEnds: DispatchTime,
+    cancelBody: @escaping @Sendable () -> Void
+  ) -> Ending? {
+    if wakeDriver.wait(timeout: graceEnds) == .success { return nil }
+    state.withLock {
+      $0.driverIsWaiting = false
+      $0.clearSuspicion()
+    }
+    if cancelledBefore {
+      return .deadlocked(
+        "the body is suspended, nothing in the run can resume it, and it did not finish when cancelled"
+          + pendingSuffix() + backendSuffix())
+    }
+    // Described now, before the cancellation removes the sleepers it would name.
+    let report =
+      "Deterministic run deadlocked: the body is suspended and nothing in the run can resume it (no job is runnable, no outside work is pending)."
+      + pendingSuffix() + " The body was cancelled."
+      + " (If it awaits an actor with its own executor, whose jobs the run cannot see, that actor did not answer within \(Self.foreignExecutorGrace).)"
+      + backendSuffix()
+    state.withLock {
+      $0.cancelledBodyForDeadlock = true
+      $0.deadlockReport = report
+    }
+    cancelBody()
+    return nil
+  }
+}

@@ -1,0 +1,228 @@
+// How a deterministic run is driven: the steps the driver takes, decided one at a time under
+// the run's lock (`nextStep`), on the caller's thread while no step must wait
+// (`driveInPlace`) and on a driver thread from the first that must (`drive`).
+
+import Dispatch
+import Schedulers
+import Synchronization
+
+extension DeterministicRun {
+  /// What the driver does next.
+  enum Step {
+    case run(QueuedJob)
+    /// Run the run's jobs in turns on the main queue until it settles (main-queue backend).
+    case turns
+    case resumeIdleWaiter(CheckedContinuation<Void, Never>)
+    case dropCancelledSleeps([VirtualSleepEntry])
+    case waitForOutsideWork
+    case autoAdvance
+    case finish
+    case stopSettling(stillQueued: Int)
+    /// An exploring run reached its bound: report the livelock, cancel the body, and go on
+    /// first in, first out.
+    case stopLivelock(jobs: Int)
+    /// It ran as many jobs again after that without the body finishing.
+    case stuckAfterLivelock(jobs: Int)
+    case deadlock(cancelledBefore: Bool, graceEnds: DispatchTime)
+  }
+
+  /// Drains the run's jobs on the calling thread until the body has finished and nothing is
+  /// runnable, or until the run deadlocks. `cancelBody` is called once, at the first deadlock,
+  /// to give the body a chance to unwind.
+  ///
+  /// `first` is a step already decided (by `driveInPlace`, which hands over the first step that
+  /// must wait).
+  func drive(startingWith first: Step? = nil, cancelBody: @escaping @Sendable () -> Void) -> Ending
+  {
+    var decided = first
+    while true {
+      let step = decided ?? nextStep()
+      decided = nil
+      switch step {
+      case .turns:
+        runTurnsOnMainQueue()
+      case .run, .resumeIdleWaiter, .dropCancelledSleeps, .autoAdvance, .stopLivelock:
+        perform(step, onMainQueue: false, cancelBody: cancelBody)
+      case .stuckAfterLivelock(let jobs):
+        return .deadlocked(
+          "the body did not finish \(jobs) jobs after it was cancelled for a livelock (see the "
+            + "report before), first in, first out: it keeps running without ever suspending on "
+            + "something the run waits for"
+            + pendingSuffix() + backendSuffix())
+      case .waitForOutsideWork:
+        let nanoseconds = Nanoseconds.saturating(outsideWorkTimeout)
+        if wakeDriver.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
+          return .deadlocked(
+            "outside work did not finish within \(outsideWorkTimeout) of real time"
+              + pendingSuffix() + backendSuffix())
+        }
+      case .finish:
+        return .finished(leftovers: nil)
+      case .stopSettling(let stillQueued):
+        return .finished(
+          leftovers: """
+            tasks still runnable when the body finished: after \(Self.settlingBound) more \
+            jobs, \(stillQueued) still queued (a task the body left behind keeps running, \
+            for example looping on Task.yield()); they go on outside the run, and the tasks \
+            should be cancelled or awaited by the body
+            """)
+      case .deadlock(let cancelledBefore, let graceEnds):
+        if let ending = waitOutTheGrace(
+          cancelledBefore: cancelledBefore, until: graceEnds, cancelBody: cancelBody)
+        {
+          return ending
+        }
+      }
+    }
+  }
+
+  /// What the driver does next, decided under the run's lock.
+  private func nextStep() -> Step {
+    state.withLock { state -> Step in
+      if state.exploringBoundIsDue {
+        guard let stoppedAt = state.livelockStoppedAt else {
+          state.livelockStoppedAt = state.exploredJobs
+          return .stopLivelock(jobs: state.exploredJobs)
+        }
+        return .stuckAfterLivelock(jobs: state.exploredJobs - stoppedAt)
+      }
+      if let stillQueued = state.settlingStoppedWith {
+        return .stopSettling(stillQueued: stillQueued)
+      }
+      if mainActorJobsStayOnMainQueue {
+        if state.head < state.jobs.count || !state.mainQueueSettled { return .turns }
+      } else if let job = state.takeJob() {
+        return .run(job)
+      } else if let stillQueued = state.settlingStoppedWith {
+        return .stopSettling(stillQueued: stillQueued)
+      }
+      // What the driver does next may put main-actor jobs on the main queue, which the
+      // main-queue backend then settles (the steps below that only wait leave it settled).
+      defer { state.mainQueueSettled = false }
+      // Idle: before anyone is told so, sleeps whose task was cancelled (and resumed through
+      // an actor's job, which `enqueue` cannot recognise) leave the test scheduler.
+      if let cancelled = state.takeCancelledPlainSleeps() {
+        return .dropCancelledSleeps(cancelled)
+      }
+      if !state.idleWaiters.isEmpty {
+        // The body (or a task of the run) goes on: whatever looked like a deadlock was not.
+        state.clearSuspicion()
+        state.autoAdvance.foundNothing = false
+        return .resumeIdleWaiter(state.idleWaiters.removeFirst())
+      }
+      // Once the body has finished and nothing is runnable, the run ends: outside work still
+      // pending (a plain sleep's real-time timer, say) no longer holds it; its job, if it
+      // ever comes, goes to whoever is in charge then.
+      if state.bodyFinished { return .finish }
+      if state.outsideWork > 0 {
+        state.driverIsWaiting = true
+        return .waitForOutsideWork
+      }
+      // Nothing can go on, so virtual time moves to the next pending action.
+      if shouldAutoAdvance(state) { return .autoAdvance }
+      // Waited for (briefly) before it is believed: see `foreignExecutorGrace`.
+      state.driverIsWaiting = true
+      if state.graceDeadline == nil {
+        state.graceDeadline =
+          .now() + .nanoseconds(Nanoseconds.saturating(Self.foreignExecutorGrace))
+      }
+      return .deadlock(
+        cancelledBefore: state.cancelledBodyForDeadlock, graceEnds: state.graceDeadline!)
+    }
+  }
+
+  /// Performs a step that neither waits nor ends the run: on the main queue already when
+  /// `onMainQueue`, or on the driver thread.
+  private func perform(
+    _ step: Step, onMainQueue: Bool, cancelBody: @escaping @Sendable () -> Void
+  ) {
+    switch step {
+    case .run(let queued):
+      if queued.onMainActor && !onMainQueue {
+        // On the main queue itself, while the driver waits: main-actor code stays mutually
+        // exclusive with Dispatch work on the main queue (which no routing can capture), and
+        // the run still runs one job at a time, in order.
+        DispatchQueue.main.sync {
+          run(queued, onMainActor: true)
+        }
+      } else {
+        run(queued, onMainActor: queued.onMainActor)
+      }
+    case .resumeIdleWaiter(let continuation):
+      continuation.resume()
+    case .dropCancelledSleeps(let entries):
+      for entry in entries { entry.cancel() }
+    case .autoAdvance:
+      if let report = autoAdvanceStep(onMainQueue: onMainQueue) {
+        state.withLock {
+          $0.cancelledBodyForDeadlock = true
+          $0.deadlockReport = report
+        }
+        cancelBody()
+      }
+    case .stopLivelock(let jobs):
+      state.withLock { state in
+        state.chooser?.stopChoosing()
+        let trace = state.chooser?.describeTrace(limit: 12) ?? ""
+        let report = """
+          The exploring run took \(jobs) jobs without finishing \
+          (Exploration.maxJobsPerSchedule): a loop that waits by yielding starves what it \
+          waits for in this order, or the test runs that many jobs (raise the bound then). \
+          The body was cancelled, and the run went on first in, first out. What ran: \(trace)
+          """
+        state.cancelledBodyForDeadlock = true
+        if state.deadlockReport == nil { state.deadlockReport = report }
+      }
+      cancelBody()
+    case .turns, .waitForOutsideWork, .finish, .stopSettling, .deadlock, .stuckAfterLivelock:
+      preconditionFailure("Deterministic execution: \(step) is not performed in place")
+    }
+  }
+
+  /// Runs one of the run's jobs, on the thread it belongs on already; notes the error of a task
+  /// of the run's own that it ended, if nothing held the task's handle.
+  func run(_ queued: QueuedJob, onMainActor: Bool) {
+    if tracksPlainSleeps { jobStart.markStart() }
+    func runJob() { router.run(queued.job, onMainActor: onMainActor) }
+    guard queued.isItsOwn else { return runJob() }
+    ActiveRuns.runningOwnJob(of: self) {
+      if let taskEndings { taskEndings.running(queued.job, runJob) } else { runJob() }
+    }
+    if let takeover = router.takeRoutingBack() {
+      state.withLock { if $0.takeoverReport == nil { $0.takeoverReport = takeover } }
+    }
+  }
+
+  /// Drives the run on the calling thread, the thread of the task that awaits the run, until a
+  /// step must wait or ends the run, and returns that step. `onMainQueue`: the caller is
+  /// main-actor code, so main-actor jobs run in place; otherwise they go to the main queue
+  /// (`DispatchQueue.main.sync`), as from a driver thread. The idle run resumes its waiters
+  /// here too: a run crosses no thread at all unless it must wait, for outside work or on a
+  /// suspected deadlock. Waiting here would hold the caller's thread (the main queue, which
+  /// outside work may need), so the caller hands a waiting step to a driver thread
+  /// (`drive(startingWith:)`).
+  ///
+  /// The caller's task is current on this thread between jobs; jobs enqueued then are treated
+  /// as enqueued where no task is current, as on a driver thread (`ActiveRuns.drivingInPlace`).
+  func driveInPlace(onMainQueue: Bool, cancelBody: @escaping @Sendable () -> Void) -> Step {
+    ActiveRuns.drivingInPlace {
+      var step = nextStep()
+      while step.runsInPlace {
+        perform(step, onMainQueue: onMainQueue, cancelBody: cancelBody)
+        step = nextStep()
+      }
+      return step
+    }
+  }
+}
+
+extension DeterministicRun.Step {
+  /// Whether the step neither waits nor ends the run, so that the caller's thread may perform
+  /// it (`driveInPlace`).
+  var runsInPlace: Bool {
+    switch self {
+    case .run, .resumeIdleWaiter, .dropCancelledSleeps, .autoAdvance, .stopLivelock: true
+    case .turns, .waitForOutsideWork, .finish, .stopSettling, .deadlock, .stuckAfterLivelock: false
+    }
+  }
+}

@@ -1,0 +1,142 @@
+// The state of a deterministic run, under its lock: the queue of jobs, what the body and
+// outside work are doing, the suspicion of a deadlock, the plain sleeps, auto-advance and
+// exploration. Its invariants: a job is in `jobs[head...]` until taken, once; `isClosed` once
+// the run has handed its jobs back, after which nothing is queued.
+
+import Dispatch
+import Schedulers
+import Synchronization
+
+extension DeterministicRun {
+  struct State {
+    var jobs: [QueuedJob] = []
+    var head = 0
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    var outsideWork = 0
+    var bodyFinished = false
+    /// Jobs run since the body finished, to bound the settling.
+    var jobsAfterBody = 0
+    var driverIsWaiting = false
+    var cancelledBodyForDeadlock = false
+    /// What the run saw when it first found itself deadlocked (and cancelled the body): the
+    /// caller reports it, on its own task, where the test framework knows the running test.
+    var deadlockReport: String?
+    /// What the run saw when a job replaced its routing (`JobRouter.takeRoutingBack`): the
+    /// caller reports it, whatever else happens, so the outcome does not depend on timing.
+    var takeoverReport: String?
+    /// Set when the run has ended and handed its jobs back: later jobs are refused.
+    var isClosed = false
+    /// When the grace for a run that looks deadlocked runs out (see `foreignExecutorGrace`);
+    /// `nil` while the run is not suspected. Any job of the run resets it.
+    var graceDeadline: DispatchTime?
+    /// Plain `Task.sleep`s of the run's tasks waiting on the virtual clock, by id.
+    var plainSleeps: [UInt64: PlainSleep] = [:]
+    /// The ids of `plainSleeps`, by the address of the sleeping task: a sleeping task that is
+    /// enqueued before its wake-up fired was resumed by cancellation.
+    var plainSleepsByTask: [UInt: UInt64] = [:]
+    var nextPlainSleep: UInt64 = 0
+    /// What auto-advance has done, in an auto-advancing run.
+    var autoAdvance = AutoAdvanceState()
+    /// Tasks started with `DeterministicExecution.background`, cancelled when the body returns.
+    var backgroundTasks: [Task<Void, Never>] = []
+    /// Where main-actor jobs stay on the main queue (`JobRouter.mainActorJobsStayOnMainQueue`):
+    /// whether the main queue was last seen with nothing of the run's to run. Reset by
+    /// whatever may have put a main-actor job there.
+    var mainQueueSettled = false
+    /// Set when the settling bound stopped a turn: how many jobs were still queued.
+    var settlingStoppedWith: Int?
+    /// In an exploring run, what picks the next job; `nil`: first in, first out.
+    var chooser: ScheduleChooser?
+    /// The jobs an exploring run has run, counted against its chooser's `maxJobs`.
+    var exploredJobs = 0
+    /// Set when an exploring run reached its chooser's `maxJobs` and was stopped as a
+    /// livelock: how many jobs it had run then.
+    var livelockStoppedAt: Int?
+    /// The errors the run's tasks dropped (`TaskEndingWatch.dropped`), handed over under the
+    /// lock when the run ends, for the caller's thread to report.
+    var droppedErrors: [String] = []
+  }
+
+  /// How many jobs the run still runs once the body has finished, letting the tasks the body
+  /// left settle, before it ends anyway: a leaked task that never suspends on anything but
+  /// `Task.yield()` would otherwise keep it from ever returning.
+  static let settlingBound = 10_000
+}
+
+extension DeterministicRun.State {
+  /// Takes the next job off the queue, first in first out; `nil` when none is queued, or when
+  /// the body has finished and the settling bound is reached (then `settlingStoppedWith` is
+  /// set).
+  mutating func takeJob() -> DeterministicRun.QueuedJob? {
+    guard head < jobs.count else { return nil }
+    if bodyFinished {
+      jobsAfterBody += 1
+      if jobsAfterBody > DeterministicRun.settlingBound {
+        settlingStoppedWith = jobs.count - head
+        return nil
+      }
+    }
+    if let chooser {
+      exploredJobs += 1
+      return takeChosenJob(chooser)
+    }
+    let job = jobs[head]
+    head += 1
+    autoAdvance.foundNothing = false
+    if head == jobs.count {
+      jobs.removeAll(keepingCapacity: true)
+      head = 0
+    }
+    return job
+  }
+
+  /// Takes the job `chooser` picks among the legal next ones: every queued job of the run's
+  /// own that is not a main-actor job, and the first of its own main-actor jobs (the main actor
+  /// keeps its order). A job that is not the run's own (another test's, serialised through the
+  /// run, or one enqueued where nothing says whose it is) is never a candidate: it runs when it
+  /// reaches the head of the queue, unchosen, and a main-actor job of that kind does not hold
+  /// back the run's own. So the candidates, and the choices a seed makes, depend on the run's
+  /// own jobs alone, whatever else the process enqueues and whenever it arrives.
+  private mutating func takeChosenJob(_ chooser: ScheduleChooser) -> DeterministicRun.QueuedJob {
+    if !jobs[head].isItsOwn {
+      let job = jobs[head]
+      head += 1
+      if head == jobs.count {
+        jobs.removeAll(keepingCapacity: true)
+        head = 0
+      }
+      return job
+    }
+    var candidates: [Int] = []
+    var sawMainActorJob = false
+    for index in head..<jobs.count where jobs[index].isItsOwn {
+      if jobs[index].onMainActor {
+        if sawMainActorJob { continue }
+        sawMainActorJob = true
+      }
+      candidates.append(index)
+    }
+    let chosen = candidates[chooser.choose(among: candidates.map { jobs[$0].job })]
+    let job = jobs.remove(at: chosen)
+    autoAdvance.foundNothing = false
+    if head == jobs.count {
+      jobs.removeAll(keepingCapacity: true)
+      head = 0
+    }
+    return job
+  }
+
+  /// Whether an exploring run has reached a bound of its chooser's `maxJobs`: the first (stop
+  /// it as a livelock), or as many jobs again after that (it is stuck). The driver acts on it;
+  /// the main queue's turns hand back to the driver when it is due.
+  var exploringBoundIsDue: Bool {
+    guard let chooser else { return false }
+    return exploredJobs >= (livelockStoppedAt ?? 0) + chooser.maxJobs
+  }
+
+  /// The run made progress: it no longer looks deadlocked.
+  mutating func clearSuspicion() {
+    graceDeadline = nil
+  }
+
+}
