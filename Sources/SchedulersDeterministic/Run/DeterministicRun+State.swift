@@ -101,6 +101,8 @@ extension DeterministicRun.State {
     if !jobs[head].isItsOwn {
       let job = jobs[head]
       head += 1
+      // As a first-in first-out run does with every job it takes.
+      autoAdvance.foundNothing = false
       if head == jobs.count {
         jobs.removeAll(keepingCapacity: true)
         head = 0
