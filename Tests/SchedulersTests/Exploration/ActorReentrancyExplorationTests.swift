@@ -128,7 +128,7 @@ extension ExplorationTests {
     }
 
     @Test func checkingAfterTheAwaitPassesTenThousandSchedules() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: 10_000)) {
+      await withDeterministicExecution(exploring: .exploring(schedules: passingSchedules)) {
         await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
       }
     }

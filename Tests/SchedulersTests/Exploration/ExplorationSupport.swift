@@ -2,11 +2,35 @@ import SchedulersTesting
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Every test of exploring schedules, one at a time: for speed only. Runs take turns at one
 /// gate, and nine explorations of 10,000 schedules contending for it took 30 s of wall time
 /// for 18 s of work (16 s one at a time). Not for the seeds: an exploring run chooses among its
 /// own jobs only, so the other suites' tests, running beside these, change none of its choices.
 @Suite("Exploring schedules", .serialized) enum ExplorationTests {}
+
+/// How many schedules the fixed versions of the bug classes, and the loops that wait by
+/// yielding, must pass: 10,000, as their names say. CI's sanitizer and Combine-side suites set
+/// `EXPLORATION_TEST_SCHEDULES=1000` (a test-only variable, like `FUZZ_PROGRAMS`): the
+/// sanitizers look for races and memory errors, which the first thousand schedules exercise as
+/// the last nine thousand do, and ten thousand schedules under the thread sanitizer were most
+/// of that step's 145 s.
+let passingSchedules: Int = {
+  guard let value = getenv("EXPLORATION_TEST_SCHEDULES") else { return 10_000 }
+  guard let schedules = Int(String(cString: value)), schedules > 0 else {
+    preconditionFailure(
+      "EXPLORATION_TEST_SCHEDULES must be a whole number above 0, got \"\(String(cString: value))\""
+    )
+  }
+  return schedules
+}()
 
 /// What an exploration that found a failing schedule reported, read from its issues.
 struct ExplorationFinding: Sendable {
