@@ -80,14 +80,25 @@ extension DeterministicRun.State {
       exploredJobs += 1
       return takeChosenJob(chooser)
     }
+    return takeHead()
+  }
+
+  /// Takes the job at the head of the queue, which must not be empty.
+  private mutating func takeHead() -> DeterministicRun.QueuedJob {
     let job = jobs[head]
     head += 1
+    noteTaken()
+    return job
+  }
+
+  /// What taking any job does: the clock may have something to run again, and a queue
+  /// emptied is compacted.
+  private mutating func noteTaken() {
     autoAdvance.foundNothing = false
     if head == jobs.count {
       jobs.removeAll(keepingCapacity: true)
       head = 0
     }
-    return job
   }
 
   /// Takes the job `chooser` picks among the legal next ones: every queued job of the run's
@@ -98,17 +109,8 @@ extension DeterministicRun.State {
   /// back the run's own. So the candidates, and the choices a seed makes, depend on the run's
   /// own jobs alone, whatever else the process enqueues and whenever it arrives.
   private mutating func takeChosenJob(_ chooser: ScheduleChooser) -> DeterministicRun.QueuedJob {
-    if !jobs[head].isItsOwn {
-      let job = jobs[head]
-      head += 1
-      // As a first-in first-out run does with every job it takes.
-      autoAdvance.foundNothing = false
-      if head == jobs.count {
-        jobs.removeAll(keepingCapacity: true)
-        head = 0
-      }
-      return job
-    }
+    // As a first-in first-out run takes every job.
+    if !jobs[head].isItsOwn { return takeHead() }
     var candidates: [Int] = []
     var sawMainActorJob = false
     for index in head..<jobs.count where jobs[index].isItsOwn {
@@ -120,11 +122,7 @@ extension DeterministicRun.State {
     }
     let chosen = candidates[chooser.choose(among: candidates.map { jobs[$0].job })]
     let job = jobs.remove(at: chosen)
-    autoAdvance.foundNothing = false
-    if head == jobs.count {
-      jobs.removeAll(keepingCapacity: true)
-      head = 0
-    }
+    noteTaken()
     return job
   }
 
