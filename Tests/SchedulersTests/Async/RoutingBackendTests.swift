@@ -161,17 +161,24 @@ struct RoutingBackendTests {
 struct DeadlockBesideAPollerTests {
   @Test(.deterministicExecutionIsAvailable, .timeLimit(.minutes(1)))
   func aDeadlockIsReportedWhileAnUnrelatedTaskKeepsPolling() async throws {
-    let polls = Atomic<Int>(0)
-    let pollLimit = 4_000  // 5 ms apart: 20 s, far longer than the grace
+    // Polls are counted once the body has begun: the run may wait its turn at the gate first,
+    // behind other tests' runs, for longer than any bound on the poller's life.
+    final class Polls: Sendable {
+      let bodyBegan = Atomic<Bool>(false)
+      let count = Atomic<Int>(0)
+    }
+    let polls = Polls()
+    let pollLimit = 4_000  // 5 ms apart: 20 s after the body began, far longer than the grace
     let poller = Task.detached {
-      while polls.load(ordering: .relaxed) < pollLimit, !Task.isCancelled {
+      while polls.count.load(ordering: .relaxed) < pollLimit, !Task.isCancelled {
         try? await Task.sleep(for: .milliseconds(5))
-        polls.add(1, ordering: .relaxed)
+        if polls.bodyBegan.load(ordering: .relaxed) { polls.count.add(1, ordering: .relaxed) }
       }
     }
     let scheduler = DispatchQueue.test
     await withKnownIssue {
       _ = try? await withDeterministicExecution(scheduler: scheduler) {
+        polls.bodyBegan.store(true, ordering: .relaxed)
         try await scheduler.sleep(for: .seconds(1))  // nobody advances: a deadlock
       }
     } matching: { issue in
@@ -179,7 +186,7 @@ struct DeadlockBesideAPollerTests {
     }
     // The report comes while the poller is still polling, not once it stops, and the poller
     // went through the run: it polled at least once.
-    let pollsAtReport = polls.load(ordering: .relaxed)
+    let pollsAtReport = polls.count.load(ordering: .relaxed)
     poller.cancel()
     await poller.value
     #expect(pollsAtReport < pollLimit)
