@@ -319,6 +319,12 @@ private func runDeterministically<R: Sendable>(
         "errors that tasks drop are not reported in this process: \(reason)")
     }
   }
+  // Before the run begins: a real sleep inside it is a wait the run cannot see, which under
+  // load outlasted the deadlock grace (a false deadlock report), and whose wake-up, where
+  // plain sleeps stay real, ran the body on outside the run.
+  if clock != nil, router.backend.plainTaskSleepIsVirtual {
+    await warmUpPlainSleeps()
+  }
   // One run at a time (`RunGate`).
   if !RunGate.shared.tryEnter() { await RunGate.shared.enter(isolation: isolation) }
   defer { RunGate.shared.leave() }
@@ -356,8 +362,6 @@ private func runDeterministically<R: Sendable>(
     let task = DeterministicRunContext.$current.withValue(run) {
       router.makeBodyTask {
         run.adoptCurrentTask()
-        // Outside the run's virtual clock: the warm-up is a real zero-length sleep.
-        await DeterministicRunContext.$current.withValue(nil) { await warmUpPlainSleeps() }
         let result = await DeterministicRunContext.$current.withValue(run) {
           do { return Result<R, any Error>.success(try await body()) } catch {
             return .failure(error)
@@ -477,8 +481,10 @@ private let plainSleepsWarmedUp = Atomic<Bool>(false)
 
 /// The first plain `Task.sleep` of a process spends tens of microseconds between the
 /// runtime's reading of the clock and the hand-over to the run (conformance and metadata
-/// lookups done once), which would skew its virtual deadline; a zero-length sleep in the first
-/// run pays that cost where it does not matter.
+/// lookups done once), which would skew its virtual deadline; a zero-length sleep before the
+/// first run that makes plain sleeps virtual pays that cost where it does not matter. It goes
+/// the same way as a sleep of the run's (the executor's delayed enqueue), and the run is not
+/// waiting for it.
 private func warmUpPlainSleeps() async {
   guard !plainSleepsWarmedUp.exchange(true, ordering: .relaxed) else { return }
   try? await Task.sleep(for: .zero)
