@@ -319,11 +319,22 @@ private func runDeterministically<R: Sendable>(
         "errors that tasks drop are not reported in this process: \(reason)")
     }
   }
-  // Before the run begins: a real sleep inside it is a wait the run cannot see, which under
-  // load outlasted the deadlock grace (a false deadlock report), and whose wake-up, where
-  // plain sleeps stay real, ran the body on outside the run.
-  if clock != nil, router.backend.plainTaskSleepIsVirtual {
-    await warmUpPlainSleeps()
+  if clock != nil {
+    if router.backend.plainTaskSleepIsVirtual {
+      // Before the run begins: a real sleep inside it is a wait the run cannot see, which
+      // under load outlasted the deadlock grace (a false deadlock report).
+      await warmUpPlainSleeps()
+    } else {
+      // A run with a test scheduler, where a plain Task.sleep would be expected on its clock.
+      FallbackWarnings.warnOnce(
+        "plainTaskSleep",
+        """
+        a plain Task.sleep inside a run sleeps in real time here (backend: \
+        \(router.backend); this runtime sends sleeps past the hooks), unseen by the run: \
+        sleep on the test scheduler (scheduler.sleep(for:), or Task.sleep(for:clock: \
+        scheduler.clock)) to sleep in virtual time
+        """)
+    }
   }
   // One run at a time (`RunGate`).
   if !RunGate.shared.tryEnter() { await RunGate.shared.enter(isolation: isolation) }

@@ -192,3 +192,46 @@ struct DeadlockBesideAPollerTests {
     #expect(pollsAtReport < pollLimit)
   }
 }
+
+/// Where plain sleeps stay real (the runtime hooks on runtimes from 6.3 on), the first run with
+/// a test scheduler says so once, in the report: a short plain sleep inside a run would
+/// otherwise pass in real time without a word. Where they are virtual, nothing is said. Exit
+/// tests: the warning is once per process, and the backend is chosen at the first run.
+@Suite("Plain sleeps that stay real are announced")
+struct RealPlainSleepWarningTests {
+  static let warning =
+    "warning: deterministic execution: a plain Task.sleep inside a run sleeps in real time here"
+
+  @Test func underTheRuntimeHooksOnThisRuntime() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      setenv("SCHEDULERS_DETERMINISTIC_BACKEND", "hooks", 1)
+      try await runTwiceWithAScheduler()
+    }
+    guard let result, !DeterministicExecution.Backend.runtimeHooks.plainTaskSleepIsVirtual
+    else { return }
+    let standardError = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(standardError.components(separatedBy: Self.warning).count == 2, "\(standardError)")
+    #expect(standardError.contains("(backend: runtime hooks;"), "\(standardError)")
+  }
+
+  @Test func notUnderTheCustomExecutors() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      setenv("SCHEDULERS_DETERMINISTIC_BACKEND", "custom-executors", 1)
+      guard DeterministicExecution.backend == .customExecutors else { return }
+      try await runTwiceWithAScheduler()
+    }
+    guard let result else { return }
+    let standardError = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(!standardError.contains(Self.warning), "\(standardError)")
+  }
+}
+
+/// Two runs with a test scheduler, each sleeping on it: the warning, if any, comes once.
+private func runTwiceWithAScheduler() async throws {
+  for _ in 0..<2 {
+    let scheduler = DispatchQueue.test
+    try await withDeterministicExecution(scheduler: scheduler, virtualTime: .autoAdvance) {
+      try await scheduler.sleep(for: .seconds(1))
+    }
+  }
+}
