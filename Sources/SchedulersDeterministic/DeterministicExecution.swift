@@ -319,26 +319,22 @@ private func runDeterministically<R: Sendable>(
         "errors that tasks drop are not reported in this process: \(reason)")
     }
   }
-  if clock != nil {
-    if router.backend.plainTaskSleepIsVirtual {
-      // Before the run begins: a real sleep inside it is a wait the run cannot see, which
-      // under load outlasted the deadlock grace (a false deadlock report).
-      await warmUpPlainSleeps()
-    } else {
-      // A run with a test scheduler, where a plain Task.sleep would be expected on its clock.
-      FallbackWarnings.warnOnce(
-        "plainTaskSleep",
-        """
-        a plain Task.sleep inside a run sleeps in real time here (backend: \
-        \(router.backend); this runtime sends sleeps past the hooks), unseen by the run: \
-        sleep on the test scheduler (scheduler.sleep(for:), or Task.sleep(for:clock: \
-        scheduler.clock)) to sleep in virtual time
-        """)
-    }
+  if clock != nil, !router.backend.plainTaskSleepIsVirtual {
+    // A run with virtual time, where a plain Task.sleep would be expected on its clock.
+    FallbackWarnings.warnOnce(
+      "plainTaskSleep",
+      """
+      a plain Task.sleep inside a run sleeps in real time here (backend: \
+      \(router.backend); this runtime sends sleeps past the hooks), unseen by the run: give \
+      the run a test scheduler (withDeterministicExecution(scheduler:)) and sleep on it \
+      (scheduler.sleep(for:), or Task.sleep(for:clock: scheduler.clock)) to sleep in \
+      virtual time
+      """)
   }
   // One run at a time (`RunGate`).
   if !RunGate.shared.tryEnter() { await RunGate.shared.enter(isolation: isolation) }
   defer { RunGate.shared.leave() }
+  if clock != nil, router.backend.plainTaskSleepIsVirtual { await warmUpPlainSleeps() }
 
   let run = DeterministicRun(
     router: router, scheduleVirtualSleep: clock?.scheduleVirtualSleep,
@@ -488,17 +484,27 @@ private final class RunEnding: Sendable {
 /// What a run without a test scheduler says of its pending work: nothing.
 @Sendable private func noPendingWork() -> String? { nil }
 
+/// Whether a plain sleep has paid the process's one-time costs (`warmUpPlainSleeps`); read and
+/// written under the run gate only.
 private let plainSleepsWarmedUp = Atomic<Bool>(false)
 
 /// The first plain `Task.sleep` of a process spends tens of microseconds between the
 /// runtime's reading of the clock and the hand-over to the run (conformance and metadata
-/// lookups done once), which would skew its virtual deadline; a zero-length sleep before the
-/// first run that makes plain sleeps virtual pays that cost where it does not matter. It goes
-/// the same way as a sleep of the run's (the executor's delayed enqueue), and the run is not
-/// waiting for it.
+/// lookups done once), which would skew its virtual deadline: a zero-length sleep pays that
+/// cost first, where it does not matter. With the custom executors it goes the way a sleep of
+/// the run's goes (the executor's delayed enqueue); with the runtime hooks (runtimes before
+/// 6.3), which are out while no run is in progress, it pays the runtime's part.
+///
+/// Called under the run gate, before the run begins: no run is in progress to take the sleep
+/// or to wait for it (inside a run it was a wait the run could not see, which a busy machine
+/// could stretch past the deadlock grace), and no other run's body can sleep first. Only a
+/// sleep that slept counts: a cancelled caller's leaves the warm-up to the next run.
 private func warmUpPlainSleeps() async {
-  guard !plainSleepsWarmedUp.exchange(true, ordering: .relaxed) else { return }
-  try? await Task.sleep(for: .zero)
+  guard !plainSleepsWarmedUp.load(ordering: .relaxed) else { return }
+  do {
+    try await Task.sleep(for: .zero)
+    plainSleepsWarmedUp.store(true, ordering: .relaxed)
+  } catch {}
 }
 
 /// The body's result, handed from the body's task to the caller.
