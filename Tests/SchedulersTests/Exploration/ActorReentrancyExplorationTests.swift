@@ -100,7 +100,10 @@ extension ExplorationTests {
     /// naming the backend, instead of handing out a seed as if it replayed.
     @Test func theReportSaysWhetherItsSeedReplayedOnEveryBackend() async {
       let reports = Mutex<[String]>([])
-      await withKnownIssue("the overdraw, in some schedule") {
+      // Intermittent: off the custom executors the exploration may find nothing in 500
+      // schedules (2 main-queue suites of 19 beside sanitizer builds), and then records no
+      // issue; on the custom executors the check below still requires the finding.
+      await withKnownIssue("the overdraw, in some schedule", isIntermittent: true) {
         await withDeterministicExecution(exploring: .exploring(schedules: 500)) {
           await twoWithdrawalsNeverOverdraw(ReentrantAccount.self)
         }
