@@ -1,14 +1,7 @@
+import Schedulers
 import SchedulersTesting
 import Synchronization
 import Testing
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 /// Every test of exploring schedules, one at a time: for speed only. Runs take turns at one
 /// gate, and nine explorations of 10,000 schedules contending for it took 30 s of wall time
@@ -22,15 +15,10 @@ import Testing
 /// sanitizers look for races and memory errors, which the first thousand schedules exercise as
 /// the last nine thousand do, and ten thousand schedules under the thread sanitizer were most
 /// of that step's 145 s.
-let passingSchedules: Int = {
-  guard let value = getenv("EXPLORATION_TEST_SCHEDULES") else { return 10_000 }
-  guard let schedules = Int(String(cString: value)), schedules > 0 else {
-    preconditionFailure(
-      "EXPLORATION_TEST_SCHEDULES must be a whole number above 0, got \"\(String(cString: value))\""
-    )
-  }
-  return schedules
-}()
+let passingSchedules: Int =
+  EnvironmentValue.read("EXPLORATION_TEST_SCHEDULES", expected: "a whole number above 0") {
+    Int($0).flatMap { $0 > 0 ? $0 : nil }
+  } ?? 10_000
 
 /// What an exploration that found a failing schedule reported, read from its issues.
 struct ExplorationFinding: Sendable {
