@@ -411,7 +411,12 @@ private func runDeterministically<R: Sendable>(
   }
   switch ending {
   case .deadlocked(let reason):
-    let report = "Deterministic run deadlocked: \(reason)"
+    // What the run saw when it first cancelled the body (the deadlock with the work then
+    // pending, a livelock's trace, auto-advance's culprits) is the finding; the body's failure
+    // to unwind comes after it.
+    let report =
+      "Deterministic run deadlocked: \(reason)"
+      + (run.deadlockReport.map { " What the run found before it cancelled the body: \($0)" } ?? "")
     reporting.recordThrown(report)
     throw DeterministicExecutionError(description: report, bodyIsStuck: true)
   case .finished(let leftovers):

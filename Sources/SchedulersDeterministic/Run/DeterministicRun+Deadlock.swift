@@ -33,7 +33,7 @@ extension DeterministicRun {
     }
     if cancelledBefore {
       return .deadlocked(
-        "the body is suspended, nothing in the run can resume it, and it did not finish when cancelled"
+        "the body is suspended, nothing in the run can resume it, and it did not finish when cancelled."
           + pendingSuffix() + backendSuffix())
     }
     // Described now, before the cancellation removes the sleepers it would name.

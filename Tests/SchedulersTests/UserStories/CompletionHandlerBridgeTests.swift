@@ -124,5 +124,32 @@ extension AsyncStories {
         issue.description.contains("deadlocked")
       }
     }
+
+    /// The report of a body that does not unwind keeps what the run saw first: here the sleep
+    /// that was pending when it cancelled the body, which the cancellation then took off the
+    /// scheduler.
+    @Test func aLeakedContinuationKeepsTheFirstDeadlockReport() async throws {
+      let scheduler = DispatchQueue.test
+      let thrown = Mutex<String?>(nil)
+      try await withKnownIssue {
+        do {
+          try await withDeterministicExecution(scheduler: scheduler) {
+            async let nap: Void = scheduler.sleep(for: .seconds(5))
+            await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+            try await nap
+          }
+        } catch let error as DeterministicExecutionError {
+          thrown.withLock { $0 = error.description }
+        }
+      } matching: { issue in
+        issue.description.contains("did not finish when cancelled")
+      }
+      let report = try #require(thrown.withLock { $0 })
+      #expect(report.contains("did not finish when cancelled"))
+      #expect(
+        report.contains("What the run found before it cancelled the body: "), "\(report)")
+      #expect(report.contains("Pending: 1 on the test scheduler"), "\(report)")
+      #expect(scheduler.pendingActionCount == 0)
+    }
   }
 }
