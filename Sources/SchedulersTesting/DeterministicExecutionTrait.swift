@@ -65,25 +65,35 @@ public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
     performing function: @Sendable () async throws -> Void
   ) async throws {
     guard testCase != nil else { return try await function() }
+    try await scope(testName: test.name, declaration: test.sourceLocation, function)
+  }
+
+  /// The scope of one test case: what `provideScope` does for a test named `testName`, declared
+  /// at `declaration` (a test of its own calls it directly, in an exit test's child, where no
+  /// `Test` runs).
+  package func scope(
+    testName: String, declaration: SourceLocation,
+    _ function: @Sendable () async throws -> Void
+  ) async throws {
     // Every failure of the run is recorded at the test's own declaration, the line the user
     // wrote the trait on: the work left pending when the body returns (the run returns then,
     // so it hands the report over), and what the run throws.
-    let declaration = test.sourceLocation
     if let exploration {
       await withoutActuallyEscaping(function) { function in
         let runOnce = UncheckedSendableFunction(function)
         await explore(exploration, reportingAt: declaration) {
-          try await runUnderTheTrait(test: test, declaration: declaration, runOnce.body)
+          try await runUnderTheTrait(testName: testName, declaration: declaration, runOnce.body)
         }
       }
       return
     }
-    try await runUnderTheTrait(test: test, declaration: declaration, function)
+    try await runUnderTheTrait(testName: testName, declaration: declaration, function)
   }
 
   /// One run of the test's body, its failures recorded at the test's declaration.
   private func runUnderTheTrait(
-    test: Test, declaration: SourceLocation, _ function: @Sendable () async throws -> Void
+    testName: String, declaration: SourceLocation,
+    _ function: @Sendable () async throws -> Void
   ) async throws {
     try await withoutActuallyEscaping(function) { function in
       do {
@@ -97,8 +107,12 @@ public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
         }
       } catch let error as DeterministicExecutionError {
         guard !error.bodyIsStuck else {
+          // The body is still running the test's function, which Swift Testing lent without
+          // letting it escape: the scope cannot return while the body holds it. The report
+          // goes out with the process, and an exploration's report line (which schedule, its
+          // seed) is written after it (`ExplorationCrashReport`).
           preconditionFailure(
-            "\(test.name): \(error.description). The test's body is stuck, so the test cannot end."
+            "\(testName): \(error.description) The test's body is stuck, so the test cannot end."
           )
         }
         Issue.record(Comment(rawValue: error.description), sourceLocation: declaration)

@@ -181,6 +181,9 @@ package final class ScheduleChooser: @unchecked Sendable {
       name: names[addresses[chosen]],
       alternatives: candidates.count - 1, preempted: chosen != 0, chosenIndex: chosen)
     steps.append(ran)
+    ExplorationCrashReport.noteChosen(
+      ordinal: ran.ordinal, kind: ran.kind, alternatives: ran.alternatives,
+      preempted: ran.preempted)
     if ran.kind != .task && ran.kind != .actor {
       // A one-shot job (a yield's or a sleep's continuation) is freed once it has run: a later
       // job at the same address is another one.

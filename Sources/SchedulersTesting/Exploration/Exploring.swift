@@ -67,7 +67,8 @@ func explore(
   _ exploration: DeterministicExecution.Exploration, reportingAt location: SourceLocation,
   runOnce: @escaping @Sendable () async throws -> Void
 ) async {
-  guard Test.current != nil else {
+  // (An exit test's child process runs no `Test`, and records issues for its parent.)
+  guard Test.current != nil || ExitTest.current != nil else {
     Issue.record(
       """
       Exploring schedules needs Swift Testing: it reads each schedule's failures as the issues \
@@ -89,10 +90,20 @@ func explore(
   precondition(
     exploration.maxJobsPerSchedule > 0,
     "Exploration.maxJobsPerSchedule needs at least one job, got \(exploration.maxJobsPerSchedule)")
+  // A schedule that stops the process (a trap, a body stuck for good) is a finding too: the
+  // report of the schedule in progress is prepared before it runs, for a crash to print.
+  ExplorationCrashReport.arm()
+  defer { ExplorationCrashReport.disarm() }
   // First in, first out: the schedule an unexplored run takes, which also says how long a
   // schedule is.
   let baseline = ScheduleChooser(strategy: nil, seed: 0, expectedSteps: 1)
   baseline.maxJobs = exploration.maxJobsPerSchedule
+  ExplorationCrashReport.prepare(
+    """
+    The process is stopping while exploring schedules (\(exploration)), in the first-in \
+    first-out run that comes before the seeded schedules: the order of every deterministic \
+    run, so no seed is needed to replay it.
+    """)
   let baselineIssues = await runCapturingIssues(chooser: baseline, runOnce)
   guard baselineIssues.isEmpty else {
     // Not a race: the test fails in the order every unexplored run takes.
@@ -111,6 +122,11 @@ func explore(
     let chooser = ScheduleChooser(
       strategy: exploration.strategy, seed: seed, expectedSteps: expectedSteps)
     chooser.maxJobs = exploration.maxJobsPerSchedule
+    ExplorationCrashReport.prepare(
+      """
+      The process is stopping in the replayed schedule (\(exploration.strategy), seed \
+      \(hexadecimal(seed))): the seed replays a schedule that stops the process.
+      """)
     let issues = await runCapturingIssues(chooser: chooser, runOnce)
     guard !issues.isEmpty else { return }
     Issue.record(
@@ -127,8 +143,23 @@ func explore(
     let chooser = ScheduleChooser(
       strategy: exploration.strategy, seed: seed, expectedSteps: expectedSteps)
     chooser.maxJobs = exploration.maxJobsPerSchedule
+    ExplorationCrashReport.prepare(
+      """
+      The process is stopping while exploring schedules, in schedule \(index + 1) of \
+      \(exploration.schedules) (\(index) passed before it), \(exploration.strategy), seed \
+      \(hexadecimal(seed)): a schedule that stops the process is a finding. Replay exactly this \
+      schedule with \(exploration.replaySpelling(seed)), or, for every exploring test of the \
+      process, with SCHEDULERS_EXPLORATION_REPLAY=\(hexadecimal(seed)).
+      """)
     let issues = await runCapturingIssues(chooser: chooser, runOnce)
     guard !issues.isEmpty else { continue }
+    ExplorationCrashReport.prepare(
+      """
+      The process is stopping while the exploration checks and shrinks the failing schedule \
+      \(index + 1) (\(exploration.strategy), seed \(hexadecimal(seed))), which failed without \
+      stopping it the first time: something the run does not see differed. Replay it with \
+      \(exploration.replaySpelling(seed)).
+      """)
     let replay = await replayCheck(of: chooser, seed: seed, exploration, runOnce)
     // A livelock is not shrunk: each trial would run to the bound.
     let shrunk = chooser.stoppedChoosing ? nil : await shrink(chooser, runOnce)

@@ -1,0 +1,124 @@
+import Foundation
+import Schedulers
+import SchedulersTesting
+import Testing
+
+// A one-shot bridge whose reply and timeout both resume one `CheckedContinuation`. The buggy
+// guard checks its flag, awaits (a log line, the other side's cancellation), and only then sets
+// it: an actor lets the other caller in at that await, both find the flag clear, and the
+// continuation is resumed twice, which the concurrency runtime answers by stopping the process.
+// Nothing in the process can catch that, so the exploration's report must be on standard error
+// before the process ends, with a seed that replays the crash.
+
+protocol ResumeGuard: Actor {
+  init()
+  func resume(_ continuation: CheckedContinuation<Int, Never>, returning value: Int) async
+}
+
+/// The bug: checks, awaits, then sets.
+actor CheckThenAwaitGuard: ResumeGuard {
+  private var resumed = false
+  func resume(_ continuation: CheckedContinuation<Int, Never>, returning value: Int) async {
+    guard !resumed else { return }
+    await Task.yield()  // a log line, the other side's cancellation: any await
+    resumed = true
+    continuation.resume(returning: value)
+  }
+}
+
+/// The fix: the flag is set before anything awaits.
+actor SetBeforeAwaitGuard: ResumeGuard {
+  private var resumed = false
+  func resume(_ continuation: CheckedContinuation<Int, Never>, returning value: Int) async {
+    guard !resumed else { return }
+    resumed = true
+    await Task.yield()
+    continuation.resume(returning: value)
+  }
+}
+
+/// The reply comes at once; the timeout a few round trips later, so that the first-in first-out
+/// run has the reply's guard done before the timeout's looks: only another order crashes.
+func replyOrTimeout<Guard: ResumeGuard>(_: Guard.Type) async -> Int {
+  let once = Guard()
+  return await withCheckedContinuation { continuation in
+    Task { await once.resume(continuation, returning: 42) }
+    Task {
+      for _ in 0..<2 { await Task.yield() }
+      await once.resume(continuation, returning: -1)
+    }
+  }
+}
+
+/// Where a test hands a seed to its exit test's child, which captures nothing.
+func seedHandOverPath(process: pid_t) -> String {
+  FileManager.default.temporaryDirectory.appendingPathComponent(
+    "swift-schedulers-replay-\(process)"
+  ).path
+}
+
+extension ExplorationTests {
+  @Suite("A schedule that stops the process is a finding")
+  struct CrashingSchedules {
+    /// The seed and the list of last jobs a crashed exploration wrote to standard error.
+    struct CrashReport {
+      var seed: String
+      var lastJobs: [Substring]
+      init?(_ standardError: String) {
+        guard let range = standardError.range(of: "SCHEDULERS_EXPLORATION_REPLAY=0x") else {
+          return nil
+        }
+        let digits = standardError[range.upperBound...].prefix(16)
+        seed = "0x" + digits
+        lastJobs = Self.lastJobs(in: standardError)
+      }
+      static func lastJobs(in standardError: String) -> [Substring] {
+        guard let start = standardError.range(of: "The last jobs it ran") else { return [] }
+        return standardError[start.lowerBound...].split(separator: "\n").dropFirst()
+          .prefix { $0.hasPrefix("    ") }
+      }
+    }
+
+    @Test func aDoubleResumeEndsTheProcessWithASeedThatReplaysIt() async throws {
+      let found = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        await withDeterministicExecution(exploring: .exploring(schedules: 1_000)) {
+          _ = await replyOrTimeout(CheckThenAwaitGuard.self)
+        }
+      }
+      let standardError = String(decoding: found?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(standardError.contains("resume its continuation more than once"))
+      #expect(
+        standardError.contains("The process is stopping while exploring schedules, in schedule"))
+      let report = try #require(CrashReport(standardError), "\(standardError)")
+      #expect(standardError.contains("replay: \(report.seed))"))
+      #expect(!report.lastJobs.isEmpty, "\(standardError)")
+
+      // An exit test captures nothing: the seed goes to the child in a file named after its
+      // parent, this process.
+      let handOver = seedHandOverPath(process: getpid())
+      try report.seed.write(toFile: handOver, atomically: true, encoding: .utf8)
+      defer { try? FileManager.default.removeItem(atPath: handOver) }
+      let replayed = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+      {
+        let text = try String(contentsOfFile: seedHandOverPath(process: getppid()), encoding: .utf8)
+        let seed = try #require(UInt64(text.dropFirst(2), radix: 16))
+        await withDeterministicExecution(exploring: .exploring(replay: seed)) {
+          _ = await replyOrTimeout(CheckThenAwaitGuard.self)
+        }
+      }
+      let again = String(decoding: replayed?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(again.contains("The process is stopping in the replayed schedule"))
+      #expect(again.contains(report.seed))
+      #expect(again.contains("resume its continuation more than once"))
+      // The same jobs, up to the one that crashed.
+      #expect(CrashReport.lastJobs(in: again) == report.lastJobs, "\(again)")
+    }
+
+    @Test func theFixedGuardPassesEverySchedule() async {
+      await withDeterministicExecution(exploring: .exploring(schedules: passingSchedules)) {
+        // Either side may win; the fix is that only one resumes.
+        #expect([42, -1].contains(await replyOrTimeout(SetBeforeAwaitGuard.self)))
+      }
+    }
+  }
+}
