@@ -23,10 +23,12 @@ where
     /// Creates an instant from the scheduler's time.
     public init(_ time: S.SchedulerTimeType) { self.time = time }
 
+    /// The instant `duration` later (earlier, if negative).
     public func advanced(by duration: Duration) -> Instant {
       Instant(time.advanced(by: S.SchedulerTimeType.Stride(duration)))
     }
 
+    /// The time from this instant to `other` (negative if `other` is earlier).
     public func duration(to other: Instant) -> Duration {
       time.distance(to: other.time).duration
     }
@@ -40,11 +42,16 @@ where
   /// Creates a clock view of `scheduler`.
   public init(_ scheduler: S) { self.scheduler = scheduler }
 
+  /// The scheduler's `now`, as an instant of this clock.
   public var now: Instant { Instant(scheduler.now) }
 
   /// One nanosecond of the scheduler's stride, expressed as a duration.
   public var minimumResolution: Duration { S.SchedulerTimeType.Stride.nanoseconds(1).duration }
 
+  /// Sleeps on the scheduler until `deadline`: `scheduler.sleep(until:tolerance:)`, so a test
+  /// scheduler's clock wakes the sleeper when the test advances past `deadline`.
+  ///
+  /// Throws `CancellationError` if the task is cancelled first.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try await scheduler.sleep(
       until: deadline.time, tolerance: tolerance.map { S.SchedulerTimeType.Stride($0) })

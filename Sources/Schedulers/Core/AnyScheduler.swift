@@ -20,6 +20,7 @@
 public struct AnyScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: Scheduler,
   Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
+  /// The erased scheduler's stride: `SchedulerTimeType.Stride`.
   public typealias Stride = SchedulerTimeType.Stride
 
   @usableFromInline let _now: @Sendable () -> SchedulerTimeType

@@ -29,8 +29,10 @@ public final class VirtualImmediateClock: Clock, Sendable {
     /// The instant `offset` after the clock's origin (the origin itself by default).
     public init(offset: Duration = .zero) { self.offset = offset }
 
+    /// The instant `duration` later (earlier, if negative).
     public func advanced(by duration: Duration) -> Self { Self(offset: offset + duration) }
 
+    /// The time from this instant to `other` (negative if `other` is earlier).
     public func duration(to other: Self) -> Duration { other.offset - offset }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.offset < rhs.offset }

@@ -47,6 +47,7 @@ import Synchronization
 public final class TestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>:
   Scheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
+  /// The test scheduler's stride (`SchedulerTimeType.Stride`): what `advance(by:)` takes.
   public typealias Stride = SchedulerTimeType.Stride
 
   @usableFromInline

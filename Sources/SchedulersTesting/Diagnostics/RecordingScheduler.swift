@@ -19,6 +19,7 @@ public final class RecordingScheduler<Base: Scheduler & Sendable>: Scheduler, Se
 where Base.SchedulerTimeType: Sendable, Base.SchedulerTimeType.Stride: Sendable {
   public typealias SchedulerTimeType = Base.SchedulerTimeType
   public typealias SchedulerOptions = Base.SchedulerOptions
+  /// One recorded call: an entry of ``history``.
   public typealias Call = SchedulerCall<SchedulerTimeType>
 
   /// The scheduler every call is forwarded to.

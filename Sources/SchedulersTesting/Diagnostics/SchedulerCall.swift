@@ -10,9 +10,23 @@ public struct SchedulerCall<SchedulerTimeType: Strideable & Sendable>: Sendable,
 where SchedulerTimeType.Stride: Sendable {
   /// Which method was called.
   public enum Method: String, Sendable {
-    case now, minimumTolerance
-    case schedule, scheduleAfter, scheduleRepeating, scheduleCancellable
-    case sleepUntil, sleepFor
+    /// A read of `now`.
+    case now
+    /// A read of `minimumTolerance`.
+    case minimumTolerance
+    /// `schedule(options:_:)`: run as soon as possible.
+    case schedule
+    /// `schedule(after:tolerance:options:_:)`: run once at an instant.
+    case scheduleAfter
+    /// `schedule(after:interval:tolerance:options:_:)`: run at an instant, then every interval.
+    case scheduleRepeating
+    /// `scheduleCancellable(after:tolerance:options:_:)`: run once at an instant, unless
+    /// cancelled first.
+    case scheduleCancellable
+    /// `sleep(until:tolerance:)`.
+    case sleepUntil
+    /// `sleep(for:tolerance:)`.
+    case sleepFor
   }
 
   /// The method.
