@@ -17,6 +17,11 @@ extension DeterministicExecution {
   /// ``seesMainActorTasksEnd`` (whether the error a main-actor task drops is reported). Where neither
   /// backend works (WASI, Windows, a runtime without the hooks), every run records a failure
   /// in the running test that says so and why, instead of quietly racing.
+  ///
+  /// > Important: Experimental. The backends follow the concurrency runtime, whose hooks and
+  /// > custom executors are not settled API: a minor release before 1.0 may add, remove or rename
+  /// > a case or a property. What a run promises (one job at a time, in an order timing does not
+  /// > change) is stable on every backend.
   public enum Backend: Sendable, Equatable, CustomStringConvertible {
     /// The custom main and global executors of Swift 6.3 (an SPI, compiled in only for the
     /// toolchains it was verified on, used only where the OS has it).
@@ -98,6 +103,8 @@ extension DeterministicExecution {
   ///   }
   /// }
   /// ```
+  ///
+  /// > Important: Experimental, as ``DeterministicExecution/Backend`` is.
   public static var backend: Backend {
     jobRouter?.backend ?? .unavailable(reason: unavailableReason)
   }

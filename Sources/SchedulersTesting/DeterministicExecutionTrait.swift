@@ -36,6 +36,8 @@ public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
 
   /// Whether each test runs under many schedules instead of one, and how
   /// (``DeterministicExecution/Exploration``); `nil`: one run, first in, first out.
+  ///
+  /// > Important: Experimental, as ``DeterministicExecution/Exploration`` is.
   public var exploration: DeterministicExecution.Exploration?
 
   /// What the run does with the error of a task that ends by throwing when nothing holds its
@@ -157,6 +159,8 @@ extension Trait where Self == DeterministicExecutionTrait {
   ///   #expect(await account.balance >= 0)
   /// }
   /// ```
+  ///
+  /// > Important: Experimental, as ``DeterministicExecution/Exploration`` is.
   public static func deterministicExecution(_ exploration: DeterministicExecution.Exploration)
     -> Self
   {
@@ -179,6 +183,8 @@ extension Trait where Self == DeterministicExecutionTrait {
   /// @Test(.deterministicExecution(.autoAdvance, .exploring(schedules: 200)))
   /// func theSpinnerStopsWhateverComesFirst() async throws { ... }
   /// ```
+  ///
+  /// > Important: Experimental, as ``DeterministicExecution/Exploration`` is.
   public static func deterministicExecution(
     _ virtualTime: DeterministicExecution.VirtualTime = .manual,
     _ exploration: DeterministicExecution.Exploration

@@ -22,6 +22,10 @@ extension DeterministicExecution {
   /// ```
   ///
   /// Exploration needs Swift Testing: it reads each schedule's failures as issues.
+  ///
+  /// > Important: Experimental. Its parameters and defaults, the strategies, which schedule a
+  /// > seed names, and the text of its reports may change in a minor release before 1.0: a seed
+  /// > is sure to replay only with the version that printed it.
   public struct Exploration: Sendable, Equatable, CustomStringConvertible {
     /// How many schedules to run, at most.
     public var schedules: Int
@@ -84,6 +88,8 @@ extension DeterministicExecution {
   }
 
   /// How an exploring run picks the next job among those that may legally go next.
+  ///
+  /// > Important: Experimental, as ``DeterministicExecution/Exploration`` is.
   public enum ExplorationStrategy: Sendable, Equatable, CustomStringConvertible {
     /// Uniformly at random at every choice.
     case randomWalk

@@ -72,6 +72,9 @@ extension DeterministicExecution {
   /// ```swift
   /// if let reason = DeterministicExecution.droppedTaskErrorsUnseenReason { print(reason) }
   /// ```
+  ///
+  /// > Important: Experimental. It depends on how this process's runtime lays out a task, which
+  /// > no API promises: when it is `nil`, and its text, may change in a minor release before 1.0.
   public static var droppedTaskErrorsUnseenReason: String? {
     switch TaskEndingLayout.state.withLock({ $0 }) {
     case .unknown, .found: nil

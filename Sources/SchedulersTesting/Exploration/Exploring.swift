@@ -36,6 +36,8 @@ import Testing
 /// as the issues it records. A schedule in which a task of the run drops an error (it ends by
 /// throwing when nothing holds its handle) fails like any other, unless `droppedTaskErrors` is
 /// `.ignored` (``DeterministicExecution/DroppedTaskErrors``).
+///
+/// > Important: Experimental, as ``DeterministicExecution/Exploration`` is.
 public func withDeterministicExecution(
   virtualTime: DeterministicExecution.VirtualTime = .manual,
   exploring exploration: DeterministicExecution.Exploration,
