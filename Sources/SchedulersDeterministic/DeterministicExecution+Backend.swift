@@ -1,9 +1,12 @@
 extension DeterministicExecution {
   /// How deterministic execution routes the jobs of a run to its queue in this process.
   ///
-  /// Three backends keep the same contract (one job at a time, in an order that does not
-  /// depend on timing, and "nothing left to run" decided by the run). The package picks the
-  /// best one the platform has, at the first run:
+  /// Three backends keep the same contract: one job at a time, and "nothing left to run"
+  /// decided by the run. The order of the jobs does not depend on timing with the custom
+  /// executors; with the runtime hooks, what a task does inside an actor's turn runs out of the
+  /// run's sight, so the order there can vary. The package picks the best backend the platform
+  /// has when it is first asked, and installs it when the first run begins (reading
+  /// ``DeterministicExecution/backend`` installs nothing):
   ///
   /// ```swift
   /// print(DeterministicExecution.backend)

@@ -9,28 +9,38 @@
 
   /// Routes jobs through executors installed with `_createExecutors(factory:)`.
   ///
-  /// Installed once per process, at the first run, and never swapped back: the runtime's swap
-  /// is an unsynchronised write. Installed lazily so that the process starts on the platform
-  /// executors (installing before async `main` starts would make the main thread run the
-  /// replacement's run loop). Outside runs the routing executors forward every job to the
-  /// platform's, so the process behaves as before.
+  /// Installed once per process, when the first run begins, and never swapped back: the
+  /// runtime's swap is an unsynchronised write. Not when the router is made: the process
+  /// starts on the platform executors (installing before async `main` starts would make the
+  /// main thread run the replacement's run loop), and a test that only asks which backend
+  /// there is (`DeterministicExecution.backend`) installs nothing. Outside runs the routing
+  /// executors forward every job to the platform's, so the process behaves as before.
   struct CustomExecutorRouter: JobRouter {
     static let unavailableReason =
       "the custom executors need the 26.4 generation of Apple platforms"
 
-    /// The router, installed; `nil` where the OS lacks the runtime side.
+    /// The router, not yet installed; `nil` where the OS lacks the runtime side.
     static func make() -> CustomExecutorRouter? {
       guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
         return nil
       }
-      _createExecutors(factory: RoutingExecutorFactory.self)
       return CustomExecutorRouter()
     }
 
+    /// Installs the routing executors, the first time only.
+    private static let install: Void = {
+      guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
+        return
+      }
+      _createExecutors(factory: RoutingExecutorFactory.self)
+      customExecutorsInstalled.store(true, ordering: .releasing)
+    }()
+
     var backend: DeterministicExecution.Backend { .customExecutors }
 
-    // The executors ask `ActiveRuns` about every job: nothing to switch.
-    func beginRouting() {}
+    // Installed by the first run; then the executors ask `ActiveRuns` about every job, and
+    // there is nothing to switch.
+    func beginRouting() { _ = Self.install }
     func endRouting() {}
     var takeoverReport: String? { nil }
 

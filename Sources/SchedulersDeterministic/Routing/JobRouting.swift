@@ -16,6 +16,7 @@
 
 import Dispatch
 import Schedulers
+import Synchronization
 
 #if canImport(Darwin)
   import Darwin
@@ -93,8 +94,8 @@ extension JobRouter {
 /// The environment variable that forces a backend, for this package's own tests: `hooks`
 /// forces the runtime hooks, `main-queue` the runtime hooks without the main executor's (what
 /// Apple's 18 to 25 generations get), `custom-executors` the SPI, `unavailable` simulates a
-/// platform with none, `default` (or unset) picks the best the platform has. Read once, at the
-/// first run. Not for apps, and not needed by tests: the default is the best backend the
+/// platform with none, `default` (or unset) picks the best the platform has. Read once, when the
+/// backend is first asked for. Not for apps, and not needed by tests: the default is the best backend the
 /// platform has.
 let backendOverrideVariable = "SCHEDULERS_DETERMINISTIC_BACKEND"
 
@@ -103,7 +104,8 @@ let forcedBackend = EnvironmentValue.read(
   backendOverrideVariable, expected: "default, custom-executors, hooks, main-queue or unavailable"
 ) { ["default", "custom-executors", "hooks", "main-queue", "unavailable"].contains($0) ? $0 : nil }
 
-/// The backend of this process, chosen at the first run and kept: the custom executors where
+/// The backend of this process, chosen when first asked for and kept (making a router installs
+/// nothing; the first run begins its routing): the custom executors where
 /// they are compiled in and the OS has them, the runtime hooks otherwise, or nothing (and a
 /// failure at every run) where neither works.
 let jobRouter: (any JobRouter)? = {
@@ -117,6 +119,17 @@ let jobRouter: (any JobRouter)? = {
       ?? hookRouter(routingMainActor: false)
   }
 }()
+
+/// Whether this process runs on the package's custom executors: set when the first run with
+/// that backend begins, never before (reading `DeterministicExecution.backend` installs nothing).
+let customExecutorsInstalled = Atomic<Bool>(false)
+
+extension DeterministicExecution {
+  /// Whether the package's custom executors are installed in this process (for its tests).
+  package static var customExecutorsAreInstalled: Bool {
+    customExecutorsInstalled.load(ordering: .acquiring)
+  }
+}
 
 /// The runtime hooks' router in one of its modes, where the OS has what it needs.
 private func hookRouter(routingMainActor: Bool) -> (any JobRouter)? {

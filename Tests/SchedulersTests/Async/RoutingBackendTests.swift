@@ -1,5 +1,6 @@
 import Dispatch
 import Schedulers
+import SchedulersDeterministic
 import SchedulersTesting
 import Synchronization
 import Testing
@@ -19,6 +20,21 @@ import Testing
 struct RoutingBackendTests {
   /// The variable CI sets, read the way the package reads it.
   static let forced = getenv("SCHEDULERS_DETERMINISTIC_BACKEND").map { String(cString: $0) }
+
+  /// Asking which backend there is installs nothing: a suite's `.enabled(if:)` reads it in
+  /// every process, and the custom executors are for runs only. In a process of its own, which
+  /// no run has touched yet.
+  @Test func readingTheBackendInstallsNothing() async {
+    await #expect(processExitsWith: .success) {
+      let backend = DeterministicExecution.backend
+      // (Exit codes, not expectations: the child says what it saw by how it ends.)
+      guard !DeterministicExecution.customExecutorsAreInstalled else { exit(3) }
+      guard backend == .customExecutors else { return }
+      // The first run installs them.
+      try? await withDeterministicExecution {}
+      guard DeterministicExecution.customExecutorsAreInstalled else { exit(4) }
+    }
+  }
 
   @Test func theBackendInUseIsTheOneAskedForOrTheBestThePlatformHas() {
     let backend = DeterministicExecution.backend

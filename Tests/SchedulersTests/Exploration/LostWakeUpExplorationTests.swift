@@ -2,7 +2,7 @@ import Foundation
 import Schedulers
 import Testing
 
-@testable import SchedulersTesting
+import SchedulersTesting
 
 // A one-value mailbox whose reader looks for a value and, finding none, registers as a waiter
 // in a second hop. A writer that lands between the two finds no waiter and leaves the value; the
