@@ -1,8 +1,7 @@
 import Foundation
 import Schedulers
-import Testing
-
 import SchedulersTesting
+import Testing
 
 // A one-value mailbox whose reader looks for a value and, finding none, registers as a waiter
 // in a second hop. A writer that lands between the two finds no waiter and leaves the value; the
