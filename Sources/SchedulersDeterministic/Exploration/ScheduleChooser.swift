@@ -205,6 +205,35 @@ package final class ScheduleChooser: @unchecked Sendable {
       }
   }
 
+  /// Where this run first took other jobs than `found` did, as a report says it: the job at
+  /// which the runnable jobs (or the one chosen among them) differed, or where one run ended
+  /// while the other went on. `nil` when both ran the same jobs. What differs there is what the
+  /// run does not control: real time read by the body, a Dispatch callback, a random number,
+  /// state kept from one run to the next.
+  package func describeFirstDifference(from found: ScheduleChooser) -> String? {
+    let common = min(steps.count, found.steps.count)
+    func candidates(_ step: Step) -> String {
+      step.alternatives == 0
+        ? "the only job that could run"
+        : "chosen among \(step.alternatives + 1) that could run"
+    }
+    for index in 0..<common {
+      let (was, now) = (found.steps[index], steps[index])
+      guard
+        was.ordinal != now.ordinal || was.kind != now.kind
+          || was.alternatives != now.alternatives || was.chosenIndex != now.chosenIndex
+      else { continue }
+      return """
+        The first difference is at job \(index + 1) of the trace: the schedule as found ran \
+        \(found.label(was)), \(candidates(was)); the replay ran \(label(now)), \(candidates(now)).
+        """
+    }
+    guard steps.count != found.steps.count else { return nil }
+    return steps.count < found.steps.count
+      ? "The replay ran the same \(common) jobs, then ended where the schedule as found ran \(found.steps.count - common) more."
+      : "The replay ran the same \(common) jobs as the schedule as found, then \(steps.count - common) more."
+  }
+
   /// Goes first in, first out from now on (the run reached `maxJobs`).
   func stopChoosing() { stoppedChoosing = true }
 

@@ -140,15 +140,26 @@ func explore(
     for issue in issues { record(issue, fallback: location, prefix: "In the replayed schedule: ") }
     return
   }
+  let shard = explorationShard()
+  var passedInThisShard = 0
   for index in 0..<exploration.schedules {
+    // A shard runs every `count`th schedule of the same seeded sequence, from its own.
+    if let shard, index % shard.count != shard.number - 1 { continue }
+    defer { passedInThisShard += 1 }
     let seed = exploration.seed(ofSchedule: index)
+    let position =
+      shard.map {
+        "schedule \(index + 1) of \(exploration.schedules), in shard \($0.number)/\($0.count) "
+          + "(SCHEDULERS_EXPLORATION_SHARD: this process runs schedules \($0.number), "
+          + "\($0.number + $0.count), ...; \(passedInThisShard) of them passed before it)"
+      } ?? "schedule \(index + 1) of \(exploration.schedules) (\(index) passed before it)"
     let chooser = ScheduleChooser(
       strategy: exploration.strategy, seed: seed, expectedSteps: expectedSteps)
     chooser.maxJobs = exploration.maxJobsPerSchedule
     ExplorationCrashReport.prepare(
       """
-      The process is stopping while exploring schedules, in schedule \(index + 1) of \
-      \(exploration.schedules) (\(index) passed before it), \(exploration.strategy), seed \
+      The process is stopping while exploring schedules, in \(position), \
+      \(exploration.strategy), seed \
       \(hexadecimal(seed)): a schedule that stops the process is a finding. Replay exactly this \
       schedule with \(exploration.replaySpelling(seed)), or, for every exploring test of the \
       process, with SCHEDULERS_EXPLORATION_REPLAY=\(hexadecimal(seed)).
@@ -168,8 +179,7 @@ func explore(
     Issue.record(
       Comment(
         rawValue: """
-          Exploring schedules found a failing one: schedule \(index + 1) of \
-          \(exploration.schedules) (\(index) passed before it), \(exploration.strategy), seed \
+          Exploring schedules found a failing one: \(position), \(exploration.strategy), seed \
           \(hexadecimal(seed)). Replay exactly this schedule with \
           \(exploration.replaySpelling(seed)), or, for every exploring test of the process, \
           with SCHEDULERS_EXPLORATION_REPLAY=\(hexadecimal(seed)). \(replay) What ran: \
@@ -202,6 +212,7 @@ private func replayCheck(
       "The seed was replayed once here: the same jobs ran in the same order, and it failed again."
   }
   let what = failedAgain ? "it failed again, but after other jobs than these" : "it passed"
+  let whereItDiffered = again.describeFirstDifference(from: found).map { " " + $0 } ?? ""
   let why: String
   switch DeterministicExecution.backend {
   case .customExecutors:
@@ -220,7 +231,7 @@ private func replayCheck(
     why = ""
   }
   return
-    "This seed did not replay here: run again, \(what). \(why) Read the trace as an explanation."
+    "This seed did not replay here: run again, \(what).\(whereItDiffered) \(why) Read the trace as an explanation."
 }
 
 /// The failing schedule of `found` with as many of its out-of-order choices undone as still
@@ -290,6 +301,22 @@ private func record(_ issue: ScheduleIssue, fallback: SourceLocation, prefix: St
   Issue.record(
     Comment(rawValue: prefix + issue.description),
     sourceLocation: issue.sourceLocation ?? fallback)
+}
+
+/// The part of an exploration this process runs, from `SCHEDULERS_EXPLORATION_SHARD`
+/// (`3/8`: schedules 3, 11, 19, ... of the same seeded sequence), so that a CI matrix splits one
+/// long exploration across machines; `nil` when unset: every schedule.
+private func explorationShard() -> (number: Int, count: Int)? {
+  EnvironmentValue.read(
+    "SCHEDULERS_EXPLORATION_SHARD",
+    expected: "a shard number and a shard count, as 3/8 (the number from 1 to the count)"
+  ) { text -> (number: Int, count: Int)? in
+    let parts = text.filter { $0 != " " }.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let number = Int(parts[0]), let count = Int(parts[1]),
+      count >= 1, (1...count).contains(number)
+    else { return nil }
+    return (number, count)
+  }
 }
 
 /// The exploration as the environment amends it: `SCHEDULERS_EXPLORATION_REPLAY` replays one

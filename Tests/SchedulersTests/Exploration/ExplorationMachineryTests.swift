@@ -55,6 +55,35 @@ extension ExplorationTests {
       #expect(reports.contains { $0.contains("the fourth run fails") })
     }
 
+    /// A seed that does not replay says where the replay went another way: here the body keeps
+    /// state from one run to the next (a flag set once it has overdrawn), and the runs after
+    /// the failing one start a task more.
+    @Test(.explorationNeedsTheCustomExecutors)
+    func aSeedThatDoesNotReplaySaysWhereTheReplayWentAnotherWay() async {
+      let overdrawnOnce = Atomic(false)
+      let reports = await issuesRecorded {
+        await withDeterministicExecution(exploring: .exploring(schedules: 500)) {
+          if overdrawnOnce.load(ordering: .relaxed) { Task(name: "remembered") {} }
+          let account = ReentrantAccount(balance: 100, approvals: WithdrawalApprovals())
+          let signIn = SignInService()
+          let atOnce = Task { await account.withdraw(80) }
+          let afterSignIn = Task {
+            await signIn.signIn()
+            await account.withdraw(80)
+          }
+          await atOnce.value
+          await afterSignIn.value
+          let balance = await account.balance
+          if balance < 0 { overdrawnOnce.store(true, ordering: .relaxed) }
+          #expect(balance >= 0)
+        }
+      }
+      let report = reports.first { $0.contains("Exploring schedules found a failing one") } ?? ""
+      #expect(report.contains("This seed did not replay here"), "\(reports)")
+      #expect(report.contains("The first difference is at job "), "\(reports)")
+      #expect(report.contains("the replay ran task "), "\(reports)")
+    }
+
     @Test func aBodyThatFailsFirstInFirstOutFailsBeforeAnyExploring() async {
       let runs = RunCounter()
       let reports = await issuesRecorded {
