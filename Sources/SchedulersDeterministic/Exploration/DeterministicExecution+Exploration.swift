@@ -101,11 +101,30 @@ extension DeterministicExecution {
     ///
     /// - Precondition: `depth` is at least 1.
     case pct(depth: Int)
+    /// Every schedule with at most `preemptions` choices out of first-in first-out order, each
+    /// run once, in depth-first order: a proof, within that bound, that no such schedule fails
+    /// (delay bounding, after Emmi, Qadeer and Rakamarić, POPL 2011; loom bounds preemptions the
+    /// same way). The exploration ends with a line on standard output that says how many there
+    /// were, or with the first that fails and a seed that replays it. `schedules` still caps
+    /// the runs: an exploration it stops says it is no proof. Orders are not pruned: the run
+    /// knows no memory accesses, so any two jobs may depend on each other, and every order
+    /// within the bound runs. Most bugs need 1 or 2; the count of schedules grows with the
+    /// test's length to that power.
+    ///
+    /// ```swift
+    /// @Test(.deterministicExecution(.exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 2))))
+    /// func twoWithdrawalsNeverOverdraw() async { ... }
+    /// ```
+    ///
+    /// - Precondition: `preemptions` is from 0 to 3 (a failing schedule's seed holds up to three
+    ///   choices).
+    case exhaustive(preemptions: Int)
 
     public var description: String {
       switch self {
       case .randomWalk: "random walk"
       case .pct(let depth): "PCT, depth \(depth)"
+      case .exhaustive(let preemptions): "every schedule up to \(preemptions) preemptions"
       }
     }
 
@@ -114,6 +133,7 @@ extension DeterministicExecution {
       switch self {
       case .randomWalk: ".randomWalk"
       case .pct(let depth): ".pct(depth: \(depth))"
+      case .exhaustive(let preemptions): ".exhaustive(preemptions: \(preemptions))"
       }
     }
   }

@@ -92,8 +92,59 @@ package final class ScheduleChooser: @unchecked Sendable {
     random = SplitMix64(seed: 0)
   }
 
+  /// A schedule of the exhaustive strategy: the choices of `script`, each a position in the
+  /// candidates as `continuesTheLastTask` orders them.
+  package init(exhaustiveScript script: [Int]) {
+    self.strategy = nil
+    self.script = script
+    continuesTheLastTask = true
+    random = SplitMix64(seed: 0)
+  }
+
+  /// The exhaustive strategy's order of the candidates: first the job that goes on with the
+  /// task whose job ran last (a task's own next step, or a job that task enqueued, such as its
+  /// yield's continuation or its turn on an actor), then the others first in, first out. So
+  /// choosing the first is not preempting the task that runs, and a schedule's preemptions are
+  /// its choices of any other, as CHESS counts them; a task's run of steps costs none.
+  private var continuesTheLastTask = false
+  /// The task each queued job goes on with, by the job's address: a task's own job, that
+  /// task; another job, the task that enqueued it (or whose job was running then). Kept only
+  /// when `continuesTheLastTask`.
+  private var taskOfJob: [UInt: UInt] = [:]
+  /// The task the last chosen job went on with.
+  private var lastTask: UInt?
+
   /// The choices to make, step by step, instead of a strategy's; `nil` for a strategy.
   private var script: [Int]?
+
+  /// The seed that names a schedule of the exhaustive strategy: each choice out of first-in
+  /// first-out order of `script` as 21 bits (the step, 15 bits, then the position among the
+  /// candidates, 6 bits, never 0), the first in the lowest bits. `nil` when the script does
+  /// not fit (more than three such choices, a step past 32,767, a position past 63).
+  package static func seed(ofScript script: [Int]) -> UInt64? {
+    var seed: UInt64 = 0
+    var shift: UInt64 = 0
+    for (step, choice) in script.enumerated() where choice != 0 {
+      guard shift < 63, step < 1 << 15, choice < 1 << 6 else { return nil }
+      seed |= (UInt64(step) << 6 | UInt64(choice)) << shift
+      shift += 21
+    }
+    return seed
+  }
+
+  /// The script a seed of the exhaustive strategy names (see `seed(ofScript:)`).
+  static func script(fromSeed seed: UInt64) -> [Int] {
+    var script: [Int] = []
+    var rest = seed
+    while rest & 0x1F_FFFF != 0 {
+      let group = Int(rest & 0x1F_FFFF)
+      let step = group >> 6
+      if script.count <= step { script += Array(repeating: 0, count: step + 1 - script.count) }
+      script[step] = group & 0x3F
+      rest >>= 21
+    }
+    return script
+  }
 
   /// The choices this run made, step by step, as a script replays them.
   package var choices: [Int] { steps.map(\.chosenIndex) }
@@ -103,6 +154,14 @@ package final class ScheduleChooser: @unchecked Sendable {
   ) {
     self.strategy = strategy
     random = SplitMix64(seed: seed)
+    if case .exhaustive(let preemptions) = strategy {
+      continuesTheLastTask = true
+      precondition(
+        (0...3).contains(preemptions),
+        "ExplorationStrategy.exhaustive(preemptions:) takes 0 to 3 preemptions, got \(preemptions)")
+      // An exhaustive schedule's seed is its choices out of first-in first-out order.
+      script = Self.script(fromSeed: seed)
+    }
     if case .pct(let depth) = strategy {
       precondition(
         depth >= 1, "ExplorationStrategy.pct(depth:) needs a depth of 1 or more, got \(depth)")
@@ -118,6 +177,14 @@ package final class ScheduleChooser: @unchecked Sendable {
   /// now running fires for another task, which is not).
   func noteEnqueue(_ job: UnownedJob, isWakeUp: Bool = false) {
     let address = unsafeBitCast(job, to: UInt.self)
+    if continuesTheLastTask {
+      let enqueuer = withUnsafeCurrentTask { $0.map { unsafeBitCast($0, to: UnownedJob.self) } }
+      // Where no task is current (a hop being made, which enqueues the actor's turn), the job
+      // was enqueued by the job running now, which goes on with `lastTask`.
+      taskOfJob[address] =
+        JobKind(job) == .task
+        ? identity(of: job) : enqueuer.map(identity(of:)) ?? lastTask ?? identity(of: job)
+    }
     if !isWakeUp, JobKind(job) == .resumption,
       let task = withUnsafeCurrentTask(body: { $0.map { unsafeBitCast($0, to: UInt.self) } })
     {
@@ -149,17 +216,35 @@ package final class ScheduleChooser: @unchecked Sendable {
         priorities[address] = drawn
       }
     }
-    let chosen: Int
+    // The candidates in the order a script's positions count: first in, first out, or, for
+    // the exhaustive strategy, the task that ran last going on first.
+    var order = Array(candidates.indices)
+    if continuesTheLastTask {
+      let tasks = candidates.map { job -> UInt in
+        let address = unsafeBitCast(job, to: UInt.self)
+        return taskOfJob[address] ?? identity(of: job)
+      }
+      if let lastTask, let going = tasks.firstIndex(of: lastTask), going != 0 {
+        order.remove(at: going)
+        order.insert(going, at: 0)
+      }
+    }
+    let position: Int
     if candidates.count == 1 || stoppedChoosing {
-      chosen = 0
+      position = 0
     } else if let script {
-      // A script's choice that no longer fits (the candidates changed) falls back to first
-      // in, first out.
+      // A script's choice that no longer fits (the candidates changed) falls back to the first.
       let scripted = steps.count < script.count ? script[steps.count] : 0
-      chosen = scripted < candidates.count ? scripted : 0
+      position = scripted < candidates.count ? scripted : 0
+    } else {
+      position = -1
+    }
+    let chosen: Int
+    if position >= 0 {
+      chosen = order[position]
     } else {
       switch strategy {
-      case nil:
+      case nil, .exhaustive:
         chosen = 0
       case .randomWalk:
         chosen = Int(random.next() % UInt64(candidates.count))
@@ -179,8 +264,13 @@ package final class ScheduleChooser: @unchecked Sendable {
     let ran = Step(
       ordinal: ordinals[addresses[chosen]]!, kind: JobKind(candidates[chosen]),
       name: names[addresses[chosen]],
-      alternatives: candidates.count - 1, preempted: chosen != 0, chosenIndex: chosen)
+      alternatives: candidates.count - 1, preempted: chosen != order[0],
+      chosenIndex: position >= 0 ? position : chosen)
     steps.append(ran)
+    if continuesTheLastTask {
+      let address = unsafeBitCast(candidates[chosen], to: UInt.self)
+      lastTask = taskOfJob.removeValue(forKey: address) ?? identity(of: candidates[chosen])
+    }
     ExplorationCrashReport.noteChosen(
       ordinal: ran.ordinal, kind: ran.kind, alternatives: ran.alternatives,
       preempted: ran.preempted)

@@ -140,6 +140,10 @@ func explore(
     for issue in issues { record(issue, fallback: location, prefix: "In the replayed schedule: ") }
     return
   }
+  if case .exhaustive(let bound) = exploration.strategy {
+    return await exploreExhaustively(
+      upTo: bound, exploration, after: baseline, reportingAt: location, runOnce)
+  }
   let shard = explorationShard()
   var passedInThisShard = 0
   for index in 0..<exploration.schedules {
@@ -190,6 +194,117 @@ func explore(
     }
     return
   }
+}
+
+/// Every schedule with up to `bound` choices out of first-in first-out order, those with fewer
+/// first (so a failing one is found with as few as it needs, and needs no shrinking): each is
+/// a script of choices, run once; a schedule that passes gives, for each later step that had
+/// others that could run, a schedule with one choice more. Ends with a line on standard output
+/// that says how many passed, or with the first that fails, reported as a seeded one is.
+private func exploreExhaustively(
+  upTo bound: Int, _ exploration: DeterministicExecution.Exploration,
+  after baseline: ScheduleChooser, reportingAt location: SourceLocation,
+  _ runOnce: @escaping @Sendable () async throws -> Void
+) async {
+  let clock = ContinuousClock()
+  let started = clock.now
+  // The schedule without a preemption: each task goes on while it can.
+  let root = ScheduleChooser(exhaustiveScript: [])
+  root.maxJobs = exploration.maxJobsPerSchedule
+  var ran = 2  // the first-in first-out run, and that one
+  ExplorationCrashReport.prepare(
+    "The process is stopping while exploring schedules, in the exhaustive exploration's first "
+      + "schedule, without a preemption (\(exploration.replaySpelling(0))).")
+  let rootIssues = await runCapturingIssues(chooser: root, runOnce)
+  guard rootIssues.isEmpty else {
+    Issue.record(
+      Comment(
+        rawValue: """
+          Exploring schedules found a failing one: the schedule without a preemption, where \
+          each task goes on while it can (1 passed before it, the first-in first-out one), \
+          seed 0x0000000000000000. Replay exactly this schedule with \
+          \(exploration.replaySpelling(0)). What ran: \(root.describeTrace())
+          """), sourceLocation: location)
+    for issue in rootIssues { record(issue, fallback: location, prefix: "In schedule 0x0: ") }
+    return
+  }
+  var level = schedulesWithOneChoiceMore(than: [], ran: root)
+  for preemptions in 0..<bound {
+    var next: [[Int]] = []
+    for script in level {
+      guard ran < exploration.schedules else {
+        print(
+          """
+          Exploring schedules (\(exploration.strategy)): \(ran) schedules ran and none failed, \
+          but the cap of \(exploration.schedules) schedules stopped the exploration with \
+          schedules of \(preemptions + 1) preemptions still to run: no proof. Raise \
+          `schedules`, or lower the bound.
+          """)
+        return
+      }
+      ran += 1
+      let chooser = ScheduleChooser(exhaustiveScript: script)
+      chooser.maxJobs = exploration.maxJobsPerSchedule
+      let seed = ScheduleChooser.seed(ofScript: script)
+      let replayLine =
+        seed.map {
+          "Replay exactly this schedule with \(exploration.replaySpelling($0)), or, for every "
+            + "exploring test of the process, with SCHEDULERS_EXPLORATION_REPLAY=\(hexadecimal($0))."
+        } ?? "Its choices do not fit in a seed (a step past 32,767 or a choice past 63)."
+      let position =
+        "schedule \(ran) of every schedule up to \(bound) preemptions (\(ran - 1) passed before it)"
+      ExplorationCrashReport.prepare(
+        "The process is stopping while exploring schedules, in \(position), seed "
+          + "\(seed.map(hexadecimal) ?? "none"): a schedule that stops the process is a finding. "
+          + replayLine)
+      let issues = await runCapturingIssues(chooser: chooser, runOnce)
+      guard issues.isEmpty else {
+        let replay =
+          if let seed { await replayCheck(of: chooser, seed: seed, exploration, runOnce) } else {
+            ""
+          }
+        Issue.record(
+          Comment(
+            rawValue: """
+              Exploring schedules found a failing one: \(position), with \(preemptions + 1) \
+              preemption\(preemptions == 0 ? "" : "s"), seed \
+              \(seed.map(hexadecimal) ?? "none"). \(replayLine) \(replay) What ran: \
+              \(chooser.describeTrace())
+              """), sourceLocation: location)
+        for issue in issues {
+          record(
+            issue, fallback: location,
+            prefix: "In schedule \(seed.map(hexadecimal) ?? "\(ran)"): ")
+        }
+        return
+      }
+      if preemptions + 1 < bound { next += schedulesWithOneChoiceMore(than: script, ran: chooser) }
+    }
+    level = next
+  }
+  let tenths = Int((clock.now - started) / .milliseconds(100))
+  let elapsed = "\(tenths / 10).\(tenths % 10) s"
+  print(
+    """
+    Exploring schedules (\(exploration.strategy)): all \(ran) distinct schedules up to \(bound) \
+    preemptions (a preemption: running another job than the one that goes on with the task \
+    that ran last) ran, and none fails \
+    (\(elapsed)).
+    """)
+}
+
+/// The scripts of the schedules that make one choice out of first-in first-out order more than
+/// `script`, after it: at each later step of the run that had others that could run, each of
+/// them in turn.
+private func schedulesWithOneChoiceMore(than script: [Int], ran run: ScheduleChooser) -> [[Int]] {
+  let choices = run.choices
+  var scripts: [[Int]] = []
+  for step in script.count..<run.steps.count where run.steps[step].alternatives > 0 {
+    for choice in 1...run.steps[step].alternatives {
+      scripts.append(Array(choices[..<step]) + [choice])
+    }
+  }
+  return scripts
 }
 
 /// Replays `seed` as a user's replay does (a first-in first-out run for the span, then the

@@ -38,6 +38,7 @@ func replaySpelling(_ strategy: DeterministicExecution.ExplorationStrategy, seed
   switch strategy {
   case .randomWalk: spelled = ".randomWalk"
   case .pct(let depth): spelled = ".pct(depth: \(depth))"
+  case .exhaustive(let preemptions): spelled = ".exhaustive(preemptions: \(preemptions))"
   }
   return ".exploring(strategy: \(spelled), replay: \(seed))"
 }

@@ -1,0 +1,58 @@
+import Foundation
+import Schedulers
+import SchedulersTesting
+import Testing
+
+extension ExplorationTests {
+  /// `.exhaustive(preemptions:)`: every schedule within the bound, once; a proof where nothing
+  /// fails, the first failing one (with the fewest choices out of order) where one does.
+  @Suite("Exploring every schedule within a bound")
+  struct ExhaustiveExploration {
+    @Test(.explorationNeedsTheCustomExecutors)
+    func theOverdrawIsFoundWithOnePreemptionAndItsSeedReplays() async throws {
+      let finding = try #require(
+        await exploringFindsAFailingSchedule(
+          strategy: .exhaustive(preemptions: 2), schedules: 100_000
+        ) {
+          await twoWithdrawalsNeverOverdraw(ReentrantAccount.self)
+        })
+      // Those with fewer choices out of order run first: one suffices here.
+      let report = finding.reports.first { $0.contains("found a failing one") } ?? ""
+      #expect(report.contains("with 1 preemption, seed"), "\(report)")
+    }
+
+    /// The fixed account is proved: every schedule up to two preemptions passes, and the
+    /// exploration says how many there were. Read from the standard output of a child process,
+    /// where the exploration writes that line.
+    @Test(.explorationNeedsTheCustomExecutors)
+    func theFixedAccountPassesEveryScheduleUpToTwoPreemptions() async throws {
+      let child = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+        await withDeterministicExecution(
+          exploring: .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 2))
+        ) {
+          await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
+        }
+      }
+      let output = String(decoding: child?.standardOutputContent ?? [], as: UTF8.self)
+      let proof = try #require(
+        output.firstMatch(
+          of:
+            /all (\d+) distinct schedules up to 2 preemptions \(a preemption: [^)]*\) ran, and none fails/
+        ), "\(output)")
+      #expect(try #require(Int(proof.1)) > 10, "\(output)")
+    }
+
+    @Test func aCapBelowTheCountSaysItIsNoProof() async throws {
+      let child = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+        await withDeterministicExecution(
+          exploring: .exploring(schedules: 3, strategy: .exhaustive(preemptions: 2))
+        ) {
+          await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
+        }
+      }
+      let output = String(decoding: child?.standardOutputContent ?? [], as: UTF8.self)
+      #expect(output.contains("but the cap of 3 schedules stopped the exploration"), "\(output)")
+      #expect(output.contains("no proof"), "\(output)")
+    }
+  }
+}
