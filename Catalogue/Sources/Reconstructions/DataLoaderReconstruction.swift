@@ -1,4 +1,4 @@
-// GraphQLSwift/DataLoader PR #27 (first released in 2.3.2). The loader's `Channel` actor kept
+// GraphQLSwift/DataLoader PR 27 (first released in 2.3.2). The loader's `Channel` actor kept
 // its result and waiters in a second actor, `State`, and `fulfill` awaited it four times:
 // read the result, set it, read the waiters and resume them, then remove all waiters. A
 // reader's `value` ran in a `Task` that asked `State` for the result and, finding none,
@@ -88,7 +88,7 @@ public actor ModelLoaderChannel {
   }
 }
 
-/// PR 27's program: a reader and a writer a few round trips late (so the first-in first-out
+/// GraphQLSwift/DataLoader PR 27's program: a reader and a writer a few round trips late (so the first-in first-out
 /// run has the reader registered first).
 public func readWhatALoaderFulfils(_ version: Version) async -> Int {
   let channel = ModelLoaderChannel(version)

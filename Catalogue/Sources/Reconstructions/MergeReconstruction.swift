@@ -1,6 +1,6 @@
 import Synchronization
 
-// swift-async-algorithms issue #249, fixed by PR #250 (first released in 0.1.0). Since 0.0.4,
+// swift-async-algorithms issue 249, fixed by swift-async-algorithms PR 250 (first released in 0.1.0). Since 0.0.4,
 // `merge` (and `zip`, `combineLatest`, `debounce`) made the task that iterates its bases at the
 // first `next()`, not when its iterator was made. A `next()` whose task was already cancelled
 // runs its cancellation handler before anything else, and the state machine's handler, still
@@ -123,7 +123,7 @@ public final class ModelMerge: Sendable {
   }
 }
 
-/// Issue 249's program: a task iterates the merge of two finished streams, and another task
+/// swift-async-algorithms issue 249's program: a task iterates the merge of two finished streams, and another task
 /// cancels it, either before or after its first `next()`. Returns what it received.
 public func cancelAMergeAroundItsFirstNext(_ version: Version) async -> [Int] {
   let (first, firstInput) = AsyncStream.makeStream(of: Int.self)

@@ -1,4 +1,4 @@
-// swift-service-lifecycle issue #248, fixed by PR #250 (in 2.13.0, the release this package
+// swift-service-lifecycle issue 248, fixed by swift-service-lifecycle PR 250 (in 2.13.0, the release this package
 // resolves). `ServiceGroup` is an actor; `triggerGracefulShutdown()` on a group still in
 // `.initial` (its `run()` not started yet) went straight to `.finished`, and the `run()` that
 // came next threw `alreadyFinished`: no service ran, so none did the cleanup it does after its
@@ -59,7 +59,7 @@ public actor ModelServiceGroup {
   }
 }
 
-/// Issue 248's program: one task runs the group, another triggers its graceful shutdown.
+/// swift-service-lifecycle issue 248's program: one task runs the group, another triggers its graceful shutdown.
 /// Returns how many clean-ups the service did, or the error `run()` threw.
 public func runAGroupAndShutItDown(_ version: Version) async -> Result<Int, any Error> {
   let group = ModelServiceGroup(version)
