@@ -1,5 +1,6 @@
 import AsyncAlgorithms
 import Logging
+import Schedulers
 import SchedulersTesting
 import ServiceLifecycle
 import Synchronization
@@ -136,6 +137,35 @@ extension Catalogue {
         for producer in producers { await producer.value }
         #expect(received.sorted() == [1, 2, 3])
         #expect(received.firstIndex(of: 2)! < received.firstIndex(of: 3)!)
+      }
+    }
+
+    // MARK: debounce: "awaits the interval without another element before emitting the latest
+    // one", and emits the pending element when the base finishes. The test scheduler's
+    // `advance` runs what each step of time makes runnable before it returns, so in every
+    // order: 1 is dropped (2 came 5 ms later), 2 comes out after 10 quiet ms, 3 at the end.
+
+    @Test func debounceOnATestSchedulersClockDropsWhatIsOvertakenAndKeepsTheLast() async {
+      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+        let scheduler = DispatchQueue.test
+        let (upstream, input) = AsyncStream.makeStream(of: Int.self)
+        let consumer = Task {
+          var received: [Int] = []
+          for await element in upstream.debounce(for: .milliseconds(10), clock: scheduler.clock) {
+            received.append(element)
+          }
+          return received
+        }
+        input.yield(1)
+        await scheduler.advance(by: .milliseconds(5))
+        input.yield(2)
+        await scheduler.advance(by: .milliseconds(20))
+        input.yield(3)
+        await scheduler.advance(by: .milliseconds(1))
+        input.finish()
+        await scheduler.advance(by: .milliseconds(20))
+        let received = await consumer.value
+        #expect(received == [2, 3])
       }
     }
 
