@@ -88,8 +88,8 @@ public actor ModelLoaderChannel {
   }
 }
 
-/// GraphQLSwift/DataLoader PR 27's program: a reader and a writer a few round trips late (so the first-in first-out
-/// run has the reader registered first).
+/// GraphQLSwift/DataLoader PR 27's program: a reader and a writer a few round trips late (so the
+/// first-in first-out run has the reader registered first).
 public func readWhatALoaderFulfils(_ version: Version) async -> Int {
   let channel = ModelLoaderChannel(version)
   let writer = Task {

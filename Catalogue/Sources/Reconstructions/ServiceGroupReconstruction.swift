@@ -1,11 +1,11 @@
-// swift-service-lifecycle issue 248, fixed by swift-service-lifecycle PR 250 (in 2.13.0, the release this package
-// resolves). `ServiceGroup` is an actor; `triggerGracefulShutdown()` on a group still in
-// `.initial` (its `run()` not started yet) went straight to `.finished`, and the `run()` that
-// came next threw `alreadyFinished`: no service ran, so none did the cleanup it does after its
-// graceful shutdown. Symptom: `run()` throws, and the work a shutdown should have let finish is
-// lost. First in, first out, the task that runs the group starts before the one that stops it;
-// only the other order loses the run. The fix remembers the request and delivers it once
-// `run()` has started the services.
+// swift-service-lifecycle issue 248 (reported against 2.11.0), fixed by
+// swift-service-lifecycle PR 250, released by 2.13.0, the release this package resolves.
+// `ServiceGroup` is an actor; `triggerGracefulShutdown()` on a group still in `.initial` (its
+// `run()` not started yet) went straight to `.finished`, and the `run()` that came next threw
+// `alreadyFinished`: no service ran, so none did the cleanup it does after its graceful shutdown.
+// Symptom: `run()` throws, and the work a shutdown should have let finish is lost. First in, first
+// out, the task that runs the group starts before the one that stops it; only the other order loses
+// the run. The fix remembers the request and delivers it once `run()` has started the services.
 
 /// A group's failure: what `run()` throws once the group has finished.
 public struct AlreadyFinished: Error {}
@@ -59,8 +59,8 @@ public actor ModelServiceGroup {
   }
 }
 
-/// swift-service-lifecycle issue 248's program: one task runs the group, another triggers its graceful shutdown.
-/// Returns how many clean-ups the service did, or the error `run()` threw.
+/// swift-service-lifecycle issue 248's program: one task runs the group, another triggers its
+/// graceful shutdown. Returns how many clean-ups the service did, or the error `run()` threw.
 public func runAGroupAndShutItDown(_ version: Version) async -> Result<Int, any Error> {
   let group = ModelServiceGroup(version)
   let runner = Task { try await group.run() }

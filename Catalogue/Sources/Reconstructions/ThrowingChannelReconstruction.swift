@@ -1,14 +1,14 @@
 import Synchronization
 
 // swift-async-algorithms PR 164 ("make the `fail` terminal event non async", first released in
-// 0.0.4; swift-async-algorithms PR 167 found the same race). Before it, `AsyncThrowingChannel.fail(_:)` was a send
-// like any other: with no iteration waiting, it marked the channel terminal and queued itself
-// as a pending send, to be taken by the next `next()`. But `next()` looked at the terminal
-// flag first and returned `nil`, so the queued failure was never taken: the iteration ended as
-// if the channel had finished cleanly, and the task that called `fail` waited for good.
-// First in, first out, the iteration waits before `fail` comes and receives the error; only
-// the other order loses it. The fix makes `fail` resume everything at once and keeps the error
-// for the next `next()` to throw.
+// 0.0.4; swift-async-algorithms PR 167 found the same race). Before it,
+// `AsyncThrowingChannel.fail(_:)` was a send like any other: with no iteration waiting, it marked
+// the channel terminal and queued itself as a pending send, to be taken by the next `next()`. But
+// `next()` looked at the terminal flag first and returned `nil`, so the queued failure was never
+// taken: the iteration ended as if the channel had finished cleanly, and the task that called
+// `fail` waited for good. First in, first out, the iteration waits before `fail` comes and receives
+// the error; only the other order loses it. The fix makes `fail` resume everything at once and
+// keeps the error for the next `next()` to throw.
 
 /// An error a channel fails with.
 public struct ChannelFailure: Error, Equatable {
@@ -116,9 +116,9 @@ public final class ModelThrowingChannel: Sendable {
   }
 }
 
-/// swift-async-algorithms PR 164's program: an iteration and a failure, in either order. `check` is handed what the
-/// iteration saw (the failure, or an ending without it, `.success(nil)`) before the program
-/// waits for `fail` to return.
+/// swift-async-algorithms PR 164's program: an iteration and a failure, in either order. `check` is
+/// handed what the iteration saw (the failure, or an ending without it, `.success(nil)`) before the
+/// program waits for `fail` to return.
 public func failAChannelBesideAnIteration(
   _ version: Version, check: (Result<Int?, any Error>) -> Void
 ) async {

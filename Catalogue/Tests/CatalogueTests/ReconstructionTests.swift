@@ -78,7 +78,7 @@ extension Catalogue {
       }
     }
 
-    // MARK: swift-async-algorithms issue 249, swift-async-algorithms PR 250: merge cancelled before its task: a crash.
+    // MARK: swift-async-algorithms issue 249: merge cancelled before its task: a crash.
 
     @Test func aMergeCancelledBeforeItsFirstNextCrashesInSomeSchedule() async throws {
       let found = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
