@@ -50,7 +50,7 @@ struct ImmediateSchedulerTests {
       ])
   }
 
-  @Test func aMillionChainedActionsCompleteWithoutGrowingTheStack() {
+  @Test(.offTheCooperativePool) func aMillionChainedActionsCompleteWithoutGrowingTheStack() {
     final class Chain: Sendable {
       let remaining = Atomic(1_000_000)
       let ran = Atomic(0)

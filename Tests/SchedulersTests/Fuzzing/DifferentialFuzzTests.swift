@@ -140,7 +140,7 @@ struct DifferentialFuzzTests {
     getenv("FUZZ_PROGRAMS").flatMap { Int(String(cString: $0)) } ?? 2_000
   }
 
-  @Test(.timeLimit(.minutes(10)))
+  @Test(.timeLimit(.minutes(10)), .offTheCooperativePool)
   func theTestSchedulerRunsEveryProgramExactlyAsTheReferenceModelDoes() async {
     let seedBase = getenv("FUZZ_SEED").flatMap { UInt64(String(cString: $0)) } ?? 0x5EED_0000
     for offset in 0..<UInt64(Self.programCount) {

@@ -7,7 +7,7 @@ import Testing
 /// with a few dozen operations a program: too few to fill it with tombstones, to wrap its order
 /// counter, or to make it sort its due keys (from 32,768 keys on), the paths checked here with
 /// small limits.
-@Suite("The test scheduler's queue against a sorted list")
+@Suite("The test scheduler's queue against a sorted list", .offTheCooperativePool)
 struct ScheduleQueueTests {
   /// One queued action of the model: what the queue must hand back, in which order.
   struct Expected {

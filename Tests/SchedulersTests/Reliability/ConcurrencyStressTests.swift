@@ -9,7 +9,7 @@ import Testing
   import Darwin
 #endif
 
-@Suite("Concurrency stress")
+@Suite("Concurrency stress", .offTheCooperativePool)
 struct ConcurrencyStressTests {
   /// Actions per scheduling thread: 10,000 in CI; `STRESS_ACTIONS=100000` for the full run.
   static var actionsPerThread: Int {

@@ -1,0 +1,64 @@
+import Dispatch
+import Testing
+
+/// Runs a CPU-heavy test (a fuzzer, a stress test, a million chained actions) off Swift's
+/// cooperative pool, so that it cannot hold one of the pool's threads for seconds.
+///
+/// The pool has one thread per core, and Swift Testing queues every test on it at once: on a
+/// two-core machine, two such tests starved every other test for as long as they ran (issue 51:
+/// under the thread sanitizer beside two CPU burners, tests that do nothing passed after
+/// 40-70 s, and a task a test started did not run within `waitForPendingWork`'s 60 s). Off the
+/// pool, the kernel shares the cores between them and the rest by time slices instead.
+///
+/// The test's body and its child tasks (task groups, `async let`, parameterized cases) run on
+/// one serial queue; unstructured tasks it starts do not inherit the preference, and run on the
+/// pool as before. Not for tests that start a deterministic run: a run driven in place would
+/// hold the queue, and every heavy test behind it, for the whole run.
+struct OffTheCooperativePoolTrait: TestTrait, SuiteTrait, TestScoping {
+  var isRecursive: Bool { true }
+
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    try await withTaskExecutorPreference(OffThePoolExecutor.shared) { try await function() }
+  }
+}
+
+extension Trait where Self == OffTheCooperativePoolTrait {
+  /// Runs the test's jobs on threads of their own, not on the cooperative pool.
+  static var offTheCooperativePool: Self { Self() }
+}
+
+/// Runs every job of these tests, one at a time, on one serial queue: one thread beside the
+/// pool's, whichever heavy tests are running. (A serial queue runs on Dispatch's overcommit
+/// threads, which it adds beyond one per core; the global queues, the cooperative pool's on
+/// Linux, do not.) A queue per job was worse than the pool: forty test cases of the fuzzers at
+/// once, each on a thread of its own, left the pool's two threads a fraction of the cores.
+final class OffThePoolExecutor: TaskExecutor, Sendable {
+  static let shared = OffThePoolExecutor()
+  let queue = DispatchQueue(label: "off-the-cooperative-pool")
+  private static let key = DispatchSpecificKey<Bool>()
+  init() {
+    queue.setSpecific(key: Self.key, value: true)
+  }
+
+  /// Whether the calling code runs on the queue.
+  static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+  }
+}
+
+@Suite("Heavy tests off the cooperative pool")
+struct OffTheCooperativePoolTests {
+  /// The test's body and its child tasks run on the one queue, not on the pool; an
+  /// unstructured task does not inherit a task executor preference, and runs on the pool.
+  @Test(.offTheCooperativePool) func theBodyAndItsChildTasksRunOnTheQueue() async {
+    #expect(OffThePoolExecutor.isCurrent)
+    async let child = OffThePoolExecutor.isCurrent
+    #expect(await child)
+    #expect(await !Task { OffThePoolExecutor.isCurrent }.value)
+  }
+}
