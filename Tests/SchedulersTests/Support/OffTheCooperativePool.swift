@@ -20,6 +20,10 @@ struct OffTheCooperativePoolTrait: TestTrait, SuiteTrait, TestScoping {
   func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
+    // Task executors came with the 18 generation of Apple's OSes; below it, the pool as before.
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else {
+      return try await function()
+    }
     try await withTaskExecutorPreference(OffThePoolExecutor.shared) { try await function() }
   }
 }
@@ -34,6 +38,7 @@ extension Trait where Self == OffTheCooperativePoolTrait {
 /// threads, which it adds beyond one per core; the global queues, the cooperative pool's on
 /// Linux, do not.) A queue per job was worse than the pool: forty test cases of the fuzzers at
 /// once, each on a thread of its own, left the pool's two threads a fraction of the cores.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class OffThePoolExecutor: TaskExecutor, Sendable {
   static let shared = OffThePoolExecutor()
   let queue = DispatchQueue(label: "off-the-cooperative-pool")
@@ -55,6 +60,7 @@ final class OffThePoolExecutor: TaskExecutor, Sendable {
 struct OffTheCooperativePoolTests {
   /// The test's body and its child tasks run on the one queue, not on the pool; an
   /// unstructured task does not inherit a task executor preference, and runs on the pool.
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   @Test(.offTheCooperativePool) func theBodyAndItsChildTasksRunOnTheQueue() async {
     #expect(OffThePoolExecutor.isCurrent)
     async let child = OffThePoolExecutor.isCurrent
