@@ -5,8 +5,8 @@ import Testing
 /// cooperative pool, so that it cannot hold one of the pool's threads for seconds.
 ///
 /// The pool has one thread per core, and Swift Testing queues every test on it at once: on a
-/// two-core machine, two such tests starved every other test for as long as they ran (issue 51:
-/// under the thread sanitizer beside two CPU burners, tests that do nothing passed after
+/// two-core machine, two such tests starved every other test for as long as they ran (seen
+/// under the thread sanitizer beside two CPU burners: tests that do nothing passed after
 /// 40-70 s, and a task a test started did not run within `waitForPendingWork`'s 60 s). Off the
 /// pool, the kernel shares the cores between them and the rest by time slices instead.
 ///
