@@ -144,7 +144,9 @@ struct HostileUseTests {
   }
 
   /// `advance(by: .zero)` stops at a bound, with a failure, instead of running forever.
-  @Test(.offTheCooperativePool) func workThatKeepsSchedulingItselfAtOneInstantStopsTheAdvance() async {
+  @Test(.offTheCooperativePool) func workThatKeepsSchedulingItselfAtOneInstantStopsTheAdvance()
+    async
+  {
     let scheduler = DispatchQueue.test
     let ran = Counter()
     let stop = Mutex(false)
