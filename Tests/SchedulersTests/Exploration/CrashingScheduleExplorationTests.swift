@@ -79,7 +79,8 @@ extension ExplorationTests {
       }
     }
 
-    @Test func aDoubleResumeEndsTheProcessWithASeedThatReplaysIt() async throws {
+    @Test(.explorationNeedsTheCustomExecutors)
+    func aDoubleResumeEndsTheProcessWithASeedThatReplaysIt() async throws {
       let found = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         await withDeterministicExecution(exploring: .exploring(schedules: 1_000)) {
           _ = await replyOrTimeout(CheckThenAwaitGuard.self)

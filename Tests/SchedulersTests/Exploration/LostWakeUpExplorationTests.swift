@@ -74,7 +74,8 @@ extension ExplorationTests {
       }
     }
 
-    @Test func aLostWakeUpUnderTheTraitEndsTheProcessWithASeedThatReplaysIt() async throws {
+    @Test(.explorationNeedsTheCustomExecutors)
+    func aLostWakeUpUnderTheTraitEndsTheProcessWithASeedThatReplaysIt() async throws {
       let found = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         try await HangingSchedules.exploreUnderTheTrait()
       }
