@@ -14,7 +14,8 @@ public enum DeterministicExecution {}
 ///
 /// Inside the run, `@MainActor` code, `Task {}` created anywhere, actors, task groups and
 /// `AsyncStream`s all go through one queue, run one job at a time, in order (main-actor jobs
-/// on the main queue, the others on the run's driver thread, or in turns on the main queue
+/// on the main queue, the others on the thread that drives the run: the caller's own while no
+/// step must wait, a driver thread after one does, or in turns on the main queue
 /// with the main-queue backend). A test
 /// scheduler's async `TestScheduler/advance(by:)` then returns only when every task the step
 /// made runnable has run until it suspends on something not yet due, or finishes. No
@@ -45,8 +46,9 @@ public enum DeterministicExecution {}
 ///   the tasks it creates, not detached ones) sleep on the virtual clock: other tasks keep real
 ///   time, so a test's `.timeLimit` still measures real time.
 /// - Work that escapes the run (Dispatch, threads, I/O) must be awaited through
-///   ``withOutsideWork(_:)``; otherwise the run reports a deadlock as soon as nothing else can
-///   make progress.
+///   ``withOutsideWork(_:)``; otherwise the run reports a deadlock once nothing else can make
+///   progress for a grace of 100 ms of real time (in case a job is on its way back from an
+///   actor with an executor of its own).
 /// - If the body ends with sleepers still pending on `scheduler`, the run records a failure
 ///   that lists them. If the body is suspended and nothing can resume it, the run cancels the
 ///   body, records the deadlock (with the pending work) as a failure at this call, and throws

@@ -243,6 +243,16 @@ struct EnvironmentValueTests {
         "SCHEDULERS_EXPLORATION_SEED must be a number, decimal or 0x hexadecimal, got \"lucky\"")
   }
 
+  @Test func anEveryRunStrategyThePackageDoesNotKnow() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      setenv("SCHEDULERS_EXPLORE_EVERY_RUN", "always", 1)
+      try? await withDeterministicExecution {}
+    }
+    expectStandardError(
+      of: result,
+      toContain: "SCHEDULERS_EXPLORE_EVERY_RUN must be pct or random, got \"always\"")
+  }
+
   @Test(arguments: ["0x", "12abc"])
   func seedsAreNumbers(text: String) {
     #expect(EnvironmentValue.number(text) == nil)

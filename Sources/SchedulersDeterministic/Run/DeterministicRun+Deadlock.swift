@@ -13,8 +13,8 @@ extension DeterministicRun {
   ///
   /// A bounded total: jobs of the run's own that arrive meanwhile are run and start it again,
   /// as do the end of outside work and the body going on. Jobs of unrelated tests running in
-  /// parallel (a poller's sleeps, say) cannot put the report off: they never reach a run side
-  /// by side, and a run that takes every job runs them without starting the grace again.
+  /// parallel (a poller's sleeps, say) cannot put the report off: the run that takes every
+  /// job runs them without starting the grace again.
   static let foreignExecutorGrace: Duration = .milliseconds(100)
 
   /// The driver's answer to a run that looks deadlocked: waits until `graceEnds` for a job to

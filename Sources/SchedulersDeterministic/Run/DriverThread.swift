@@ -13,9 +13,8 @@ import Synchronization
 ///
 /// Threads are kept, not made per run. On a busy machine a new thread waits for a whole
 /// scheduler time slice before it first runs (Linux places it behind the running tasks), where a
-/// parked thread woken by a thread that then blocks runs at once: measured with two CPU burners,
-/// a run with a new driver thread took 4.0 ms (median), one with a parked thread 0.17 ms
-/// (docs/performance.md, "Where a run's time went").
+/// parked thread woken by a thread that then blocks runs at once (docs/performance.md, "Where a
+/// run's time went", has the figures).
 func startDriverThread(_ body: @escaping @Sendable () -> Void) {
   if let parked = DriverThread.parked.withLock({ $0.popLast() }) {
     parked.hand(body)

@@ -205,8 +205,9 @@ struct TaskHeader {
 /// nothing else might hold it). A task's own job ends only that task; an actor's turn may end
 /// any task that ran on the actor, so after one every task in flight is looked at.
 ///
-/// Used only where the run runs its jobs, one at a time (the driver thread, or the main queue
-/// while the driver waits).
+/// Used only where the run runs its jobs, one at a time: the thread that drives the run (the
+/// caller's while it drives in place, or a driver thread), or the main queue while that thread
+/// waits.
 final class TaskEndingWatch: @unchecked Sendable {
   // `@unchecked Sendable`: the run's jobs run one at a time, each after the previous one has
   // returned, on threads that hand over to each other through a semaphore or a `sync`.
