@@ -76,59 +76,83 @@ extension DeterministicRun {
     }
   }
 
-  /// What the driver does next, decided under the run's lock.
+  /// What the driver does next: decided by `RunDecision` on the facts of the state, and made
+  /// ready under the run's lock (the job taken, the waiter removed, the grace started).
   private func nextStep() -> Step {
     state.withLock { state -> Step in
-      if state.exploringBoundIsDue {
-        guard let stoppedAt = state.livelockStoppedAt else {
-          state.livelockStoppedAt = state.exploredJobs
-          return .stopLivelock(jobs: state.exploredJobs)
+      let decision = RunDecision.next(in: situation(of: state))
+      switch decision {
+      case .stopLivelock:
+        state.livelockStoppedAt = state.exploredJobs
+        return .stopLivelock(jobs: state.exploredJobs)
+      case .giveUpAfterLivelock:
+        return .stuckAfterLivelock(jobs: state.exploredJobs - (state.livelockStoppedAt ?? 0))
+      case .stopSettling:
+        if state.settlingStoppedWith == nil {
+          state.settlingStoppedWith = state.jobs.count - state.head
         }
-        return .stuckAfterLivelock(jobs: state.exploredJobs - stoppedAt)
-      }
-      if let stillQueued = state.settlingStoppedWith {
-        return .stopSettling(stillQueued: stillQueued)
-      }
-      if mainActorJobsStayOnMainQueue {
-        if state.head < state.jobs.count || !state.mainQueueSettled { return .turns }
-      } else if let job = state.takeJob() {
+        return .stopSettling(stillQueued: state.settlingStoppedWith!)
+      case .turns:
+        return .turns
+      case .runNextJob:
+        guard let job = state.takeJob() else {
+          preconditionFailure("Deterministic execution: no job to take where one was queued")
+        }
         return .run(job)
-      } else if let stillQueued = state.settlingStoppedWith {
-        return .stopSettling(stillQueued: stillQueued)
+      default:
+        break
       }
-      // What the driver does next may put main-actor jobs on the main queue, which the
-      // main-queue backend then settles (the steps below that only wait leave it settled).
-      defer { state.mainQueueSettled = false }
-      // Idle: before anyone is told so, sleeps whose task was cancelled (and resumed through
-      // an actor's job, which `enqueue` cannot recognise) leave the test scheduler.
-      if let cancelled = state.takeCancelledPlainSleeps() {
-        return .dropCancelledSleeps(cancelled)
-      }
-      if !state.idleWaiters.isEmpty {
+      // Idle: what the driver does next may put main-actor jobs on the main queue, which the
+      // main-queue backend then settles (the steps that only wait leave it settled).
+      state.mainQueueSettled = false
+      switch decision {
+      case .dropCancelledSleeps:
+        // Sleeps whose task was cancelled (and resumed through an actor's job, which `enqueue`
+        // cannot recognise) leave the test scheduler before anyone is told the run is idle.
+        return .dropCancelledSleeps(state.takeCancelledPlainSleeps() ?? [])
+      case .resumeIdleWaiter:
         // The body (or a task of the run) goes on: whatever looked like a deadlock was not.
         state.clearSuspicion()
         state.autoAdvance.foundNothing = false
         return .resumeIdleWaiter(state.idleWaiters.removeFirst())
-      }
-      // Once the body has finished and nothing is runnable, the run ends: outside work still
-      // pending (a plain sleep's real-time timer, say) no longer holds it; its job, if it
-      // ever comes, goes to whoever is in charge then.
-      if state.bodyFinished { return .finish }
-      if state.outsideWork > 0 {
+      case .finish:
+        return .finish
+      case .waitForOutsideWork:
         state.driverIsWaiting = true
         return .waitForOutsideWork
+      case .autoAdvance:
+        return .autoAdvance
+      default:
+        // Waited for (briefly) before it is believed: see `foreignExecutorGrace`.
+        state.driverIsWaiting = true
+        let graceEnds =
+          state.graceDeadline
+          ?? .now() + .nanoseconds(Nanoseconds.saturating(Self.foreignExecutorGrace))
+        state.graceDeadline = graceEnds
+        return .deadlock(cancelledBefore: state.cancelledBodyForDeadlock, graceEnds: graceEnds)
       }
-      // Nothing can go on, so virtual time moves to the next pending action.
-      if shouldAutoAdvance(state) { return .autoAdvance }
-      // Waited for (briefly) before it is believed: see `foreignExecutorGrace`.
-      state.driverIsWaiting = true
-      if state.graceDeadline == nil {
-        state.graceDeadline =
-          .now() + .nanoseconds(Nanoseconds.saturating(Self.foreignExecutorGrace))
-      }
-      return .deadlock(
-        cancelledBefore: state.cancelledBodyForDeadlock, graceEnds: state.graceDeadline!)
     }
+  }
+
+  /// The facts of `state` that `RunDecision` decides on.
+  private func situation(of state: State) -> RunSituation {
+    var situation = RunSituation()
+    if state.exploringBoundIsDue {
+      situation.exploringBound = state.livelockStoppedAt == nil ? .reached : .reachedAgain
+    }
+    situation.settlingStopped = state.settlingStoppedWith != nil
+    situation.turnsOnTheMainQueue = mainActorJobsStayOnMainQueue
+    situation.jobQueued = state.head < state.jobs.count
+    situation.settlingBoundDue =
+      state.bodyFinished && state.jobsAfterBody + 1 > Self.settlingBound
+    situation.mainQueueSettled = state.mainQueueSettled
+    // Looked at only when no job is queued, the only case where it decides anything.
+    situation.cancelledSleepsPending = !situation.jobQueued && state.hasCancelledPlainSleeps
+    situation.idleWaiters = !state.idleWaiters.isEmpty
+    situation.bodyFinished = state.bodyFinished
+    situation.outsideWork = state.outsideWork > 0
+    situation.autoAdvanceMayStep = shouldAutoAdvance(state)
+    return situation
   }
 
   /// Performs a step that neither waits nor ends the run: on the main queue already when

@@ -275,6 +275,11 @@ extension DeterministicRun.State {
   /// Removes the plain sleeps whose task was cancelled and queues their wake-ups (which find
   /// the sleep cancelled and free it), returning their test-scheduler entries to cancel
   /// outside the lock; `nil` when there are none.
+  /// Whether a plain sleep's task was cancelled while its wake-up is still on the scheduler.
+  var hasCancelledPlainSleeps: Bool {
+    plainSleeps.contains { $0.value.task?.value.isCancelled == true }
+  }
+
   mutating func takeCancelledPlainSleeps() -> [VirtualSleepEntry]? {
     guard !plainSleeps.isEmpty else { return nil }
     let cancelled = plainSleeps.filter { $0.value.task?.value.isCancelled == true }.keys.sorted()

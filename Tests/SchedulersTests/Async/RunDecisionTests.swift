@@ -1,0 +1,117 @@
+import SchedulersDeterministic
+import Testing
+
+/// The run's policy, row by row: each phase of a run (the body running, cancelled for a
+/// livelock, finished and settling, stopped settling; on the main-queue backend or not) against
+/// each event the driver can meet (a job arrives, the body ends, the clock has work, a waiter
+/// waits, outside work is pending, nothing can run, a bound is reached), and the step it takes.
+@Suite("What a run does next")
+struct RunDecisionTests {
+  struct Row: CustomTestStringConvertible, Sendable {
+    var name: String
+    var situation: RunSituation
+    var expected: RunDecision
+    var testDescription: String { name }
+    init(_ name: String, _ expected: RunDecision, _ change: (inout RunSituation) -> Void) {
+      var situation = RunSituation()
+      change(&situation)
+      (self.name, self.situation, self.expected) = (name, situation, expected)
+    }
+  }
+
+  static let rows: [Row] = [
+    // The body running.
+    Row("a job is queued: run it", .runNextJob) { $0.jobQueued = true },
+    Row("a job and a waiter: the job first", .runNextJob) {
+      $0.jobQueued = true
+      $0.idleWaiters = true
+    },
+    Row("idle, a waiter: tell it", .resumeIdleWaiter) { $0.idleWaiters = true },
+    Row("idle, a cancelled sleep and a waiter: the sleep leaves first", .dropCancelledSleeps) {
+      $0.cancelledSleepsPending = true
+      $0.idleWaiters = true
+    },
+    Row("idle, outside work pending: wait for it", .waitForOutsideWork) { $0.outsideWork = true },
+    Row("idle, outside work and a due action: outside work first", .waitForOutsideWork) {
+      $0.outsideWork = true
+      $0.autoAdvanceMayStep = true
+    },
+    Row("idle, an auto-advancing clock with work: advance", .autoAdvance) {
+      $0.autoAdvanceMayStep = true
+    },
+    Row("nothing can run: suspect a deadlock", .suspectDeadlock) { _ in },
+    Row("a waiter before virtual time moves", .resumeIdleWaiter) {
+      $0.idleWaiters = true
+      $0.autoAdvanceMayStep = true
+    },
+    // The body finished.
+    Row("finished, a job queued: let the tasks settle", .runNextJob) {
+      $0.bodyFinished = true
+      $0.jobQueued = true
+    },
+    Row("finished, nothing runnable: end", .finish) { $0.bodyFinished = true },
+    Row("finished, outside work pending: end anyway", .finish) {
+      $0.bodyFinished = true
+      $0.outsideWork = true
+    },
+    Row("finished, a waiter: tell it before ending", .resumeIdleWaiter) {
+      $0.bodyFinished = true
+      $0.idleWaiters = true
+    },
+    Row("finished, the settling bound due: stop settling", .stopSettling) {
+      $0.bodyFinished = true
+      $0.jobQueued = true
+      $0.settlingBoundDue = true
+    },
+    Row("settling stopped: stop, whatever is queued", .stopSettling) {
+      $0.settlingStopped = true
+      $0.jobQueued = true
+    },
+    // Exploring, and its bound.
+    Row("the bound reached: a livelock", .stopLivelock) {
+      $0.exploringBound = .reached
+      $0.jobQueued = true
+    },
+    Row("the bound reached again: give up on the body", .giveUpAfterLivelock) {
+      $0.exploringBound = .reachedAgain
+      $0.jobQueued = true
+    },
+    Row("the bound before the settling", .stopLivelock) {
+      $0.exploringBound = .reached
+      $0.settlingStopped = true
+    },
+    // The main-queue backend: the run's jobs go in turns on the main queue.
+    Row("main queue: a job queued, take turns", .turns) {
+      $0.turnsOnTheMainQueue = true
+      $0.jobQueued = true
+    },
+    Row("main queue: nothing queued, not yet settled, take turns", .turns) {
+      $0.turnsOnTheMainQueue = true
+      $0.mainQueueSettled = false
+    },
+    Row("main queue: settled and idle, a waiter: tell it", .resumeIdleWaiter) {
+      $0.turnsOnTheMainQueue = true
+      $0.idleWaiters = true
+    },
+    Row("main queue: settled, nothing can run: suspect a deadlock", .suspectDeadlock) {
+      $0.turnsOnTheMainQueue = true
+    },
+  ]
+
+  @Test(arguments: rows)
+  func theRowsStep(_ row: Row) {
+    #expect(RunDecision.next(in: row.situation) == row.expected)
+  }
+
+  /// Every decision is some row's answer: no step of the policy goes untested.
+  @Test func everyDecisionHasARow() {
+    let all: [RunDecision] = [
+      .stopLivelock, .giveUpAfterLivelock, .stopSettling, .turns, .runNextJob,
+      .dropCancelledSleeps, .resumeIdleWaiter, .finish, .waitForOutsideWork, .autoAdvance,
+      .suspectDeadlock,
+    ]
+    for decision in all {
+      #expect(Self.rows.contains { $0.expected == decision }, "\(decision)")
+    }
+  }
+}
