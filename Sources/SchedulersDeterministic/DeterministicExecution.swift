@@ -346,7 +346,7 @@ private func runDeterministically<R: Sendable>(
     droppedTaskErrors: droppedTaskErrors)
   // An exploring run picks its jobs by the chooser its exploration set for it.
   if let chooser = ExplorationHook.chooser ?? ExploreEveryRun.nextChooser() {
-    run.state.withLock { $0.chooser = chooser }
+    run.state.withLock { $0.exploring = DeterministicRun.Exploring(chooser: chooser) }
   }
   let outcome = Outcome<R>()
   // The caller's cancellation reaches the body at once: the body runs in a task of its own

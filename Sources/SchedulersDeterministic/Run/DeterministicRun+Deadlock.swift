@@ -43,8 +43,7 @@ extension DeterministicRun {
       + " (If it awaits an actor with its own executor, whose jobs the run cannot see, that actor did not answer within \(Self.foreignExecutorGrace).)"
       + backendSuffix()
     state.withLock {
-      $0.cancelledBodyForDeadlock = true
-      $0.deadlockReport = report
+      $0.noteBodyCancelled(for: report, replacing: true)
     }
     cancelBody()
     return nil

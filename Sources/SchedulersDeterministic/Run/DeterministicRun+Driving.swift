@@ -83,15 +83,16 @@ extension DeterministicRun {
       let decision = RunDecision.next(in: situation(of: state))
       switch decision {
       case .stopLivelock:
-        state.livelockStoppedAt = state.exploredJobs
-        return .stopLivelock(jobs: state.exploredJobs)
+        let jobs = state.exploring?.jobs ?? 0
+        state.exploring?.livelockStoppedAt = jobs
+        return .stopLivelock(jobs: jobs)
       case .giveUpAfterLivelock:
-        return .stuckAfterLivelock(jobs: state.exploredJobs - (state.livelockStoppedAt ?? 0))
+        let exploring = state.exploring
+        return .stuckAfterLivelock(
+          jobs: (exploring?.jobs ?? 0) - (exploring?.livelockStoppedAt ?? 0))
       case .stopSettling:
-        if state.settlingStoppedWith == nil {
-          state.settlingStoppedWith = state.jobs.count - state.head
-        }
-        return .stopSettling(stillQueued: state.settlingStoppedWith!)
+        state.stopSettling()
+        return .stopSettling(stillQueued: state.settlingStoppedWith ?? 0)
       case .turns:
         return .turns
       case .runNextJob:
@@ -129,7 +130,7 @@ extension DeterministicRun {
           state.graceDeadline
           ?? .now() + .nanoseconds(Nanoseconds.saturating(Self.foreignExecutorGrace))
         state.graceDeadline = graceEnds
-        return .deadlock(cancelledBefore: state.cancelledBodyForDeadlock, graceEnds: graceEnds)
+        return .deadlock(cancelledBefore: state.cancelledBodyFor != nil, graceEnds: graceEnds)
       }
     }
   }
@@ -138,7 +139,8 @@ extension DeterministicRun {
   private func situation(of state: State) -> RunSituation {
     var situation = RunSituation()
     if state.exploringBoundIsDue {
-      situation.exploringBound = state.livelockStoppedAt == nil ? .reached : .reachedAgain
+      situation.exploringBound =
+        state.exploring?.livelockStoppedAt == nil ? .reached : .reachedAgain
     }
     situation.settlingStopped = state.settlingStoppedWith != nil
     situation.turnsOnTheMainQueue = mainActorJobsStayOnMainQueue
@@ -179,23 +181,21 @@ extension DeterministicRun {
     case .autoAdvance:
       if let report = autoAdvanceStep(onMainQueue: onMainQueue) {
         state.withLock {
-          $0.cancelledBodyForDeadlock = true
-          $0.deadlockReport = report
+          $0.noteBodyCancelled(for: report, replacing: true)
         }
         cancelBody()
       }
     case .stopLivelock(let jobs):
       state.withLock { state in
-        state.chooser?.stopChoosing()
-        let trace = state.chooser?.describeTrace(limit: 12) ?? ""
+        state.exploring?.chooser.stopChoosing()
+        let trace = state.exploring?.chooser.describeTrace(limit: 12) ?? ""
         let report = """
           The exploring run took \(jobs) jobs without finishing \
           (Exploration.maxJobsPerSchedule): a loop that waits by yielding starves what it \
           waits for in this order, or the test runs that many jobs (raise the bound then). \
           The body was cancelled, and the run went on first in, first out. What ran: \(trace)
           """
-        state.cancelledBodyForDeadlock = true
-        if state.deadlockReport == nil { state.deadlockReport = report }
+        state.noteBodyCancelled(for: report, replacing: false)
       }
       cancelBody()
     case .turns, .waitForOutsideWork, .finish, .stopSettling, .deadlock, .stuckAfterLivelock:

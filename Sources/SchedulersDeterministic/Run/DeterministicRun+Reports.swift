@@ -28,7 +28,7 @@ extension DeterministicRun {
   }
 
   /// The deadlock the run found and answered by cancelling the body, if any.
-  var deadlockReport: String? { state.withLock { $0.deadlockReport } }
+  var deadlockReport: String? { state.withLock { $0.cancelledBodyFor } }
 
   /// What the run said when a job replaced its routing, if one did. Read once the run has
   /// ended.

@@ -1,31 +1,41 @@
-// The state of a deterministic run, under its lock: the queue of jobs, what the body and
-// outside work are doing, the suspicion of a deadlock, the plain sleeps, auto-advance and
-// exploration. Its invariants: a job is in `jobs[head...]` until taken, once; `isClosed` once
-// the run has handed its jobs back, after which nothing is queued.
+// The state of a deterministic run, under its lock: where the run is (its phase), the queue of
+// jobs, outside work, the suspicion of a deadlock, the plain sleeps, auto-advance and
+// exploration. Its invariants: a job is in `jobs[head...]` until taken, once; the phase only
+// moves forward (the body running, then settling, then closed); once closed, nothing is
+// queued.
 
 import Dispatch
 import Schedulers
 import Synchronization
 
 extension DeterministicRun {
+  /// Where a run is. It only moves forward: the body running, then the tasks it left
+  /// settling, then closed. What made the run cancel the body, if it did, goes along.
+  enum Phase {
+    /// The body runs.
+    case bodyRunning
+    /// The body has finished; the tasks it left settle. `jobsAfterBody` counts the jobs run
+    /// since, against `settlingBound`; `stoppedWith`, once the bound stopped the settling, how
+    /// many jobs were still queued.
+    case settling(jobsAfterBody: Int, stoppedWith: Int?)
+    /// The run has ended and handed its jobs back: later jobs are refused.
+    case closed
+  }
+
   struct State {
+    var phase = Phase.bodyRunning
+    /// What made the run cancel the body (a deadlock, as it first saw it; a livelock; an
+    /// auto-advance bound), `nil` while it has not: the caller reports it, on its own task,
+    /// where the test framework knows the running test.
+    var cancelledBodyFor: String?
     var jobs: [QueuedJob] = []
     var head = 0
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var outsideWork = 0
-    var bodyFinished = false
-    /// Jobs run since the body finished, to bound the settling.
-    var jobsAfterBody = 0
     var driverIsWaiting = false
-    var cancelledBodyForDeadlock = false
-    /// What the run saw when it first found itself deadlocked (and cancelled the body): the
-    /// caller reports it, on its own task, where the test framework knows the running test.
-    var deadlockReport: String?
     /// What the run saw when a job replaced its routing (`JobRouter.takeRoutingBack`): the
     /// caller reports it, whatever else happens, so the outcome does not depend on timing.
     var takeoverReport: String?
-    /// Set when the run has ended and handed its jobs back: later jobs are refused.
-    var isClosed = false
     /// When the grace for a run that looks deadlocked runs out (see `foreignExecutorGrace`);
     /// `nil` while the run is not suspected. Any job of the run resets it.
     var graceDeadline: DispatchTime?
@@ -43,18 +53,22 @@ extension DeterministicRun {
     /// whether the main queue was last seen with nothing of the run's to run. Reset by
     /// whatever may have put a main-actor job there.
     var mainQueueSettled = false
-    /// Set when the settling bound stopped a turn: how many jobs were still queued.
-    var settlingStoppedWith: Int?
-    /// In an exploring run, what picks the next job; `nil`: first in, first out.
-    var chooser: ScheduleChooser?
-    /// The jobs an exploring run has run, counted against its chooser's `maxJobs`.
-    var exploredJobs = 0
-    /// Set when an exploring run reached its chooser's `maxJobs` and was stopped as a
-    /// livelock: how many jobs it had run then.
-    var livelockStoppedAt: Int?
+    /// In an exploring run, what picks the next job and how far it went; `nil`: first in, first
+    /// out.
+    var exploring: Exploring?
     /// The errors the run's tasks dropped (`TaskEndingWatch.dropped`), handed over under the
     /// lock when the run ends, for the caller's thread to report.
     var droppedErrors: [String] = []
+  }
+
+  /// An exploring run's chooser, and its jobs counted against the chooser's `maxJobs`.
+  struct Exploring {
+    let chooser: ScheduleChooser
+    /// The jobs the run has run.
+    var jobs = 0
+    /// Set when the run reached `maxJobs` and was stopped as a livelock: how many jobs it had
+    /// run then.
+    var livelockStoppedAt: Int?
   }
 
   /// How many jobs the run still runs once the body has finished, letting the tasks the body
@@ -64,21 +78,63 @@ extension DeterministicRun {
 }
 
 extension DeterministicRun.State {
+  /// Whether the body has finished (the run settles, or has closed).
+  var bodyFinished: Bool {
+    if case .bodyRunning = phase { return false }
+    return true
+  }
+
+  /// Whether the run has ended and handed its jobs back.
+  var isClosed: Bool {
+    if case .closed = phase { return true }
+    return false
+  }
+
+  /// Set when the settling bound stopped the run: how many jobs were still queued.
+  var settlingStoppedWith: Int? {
+    if case .settling(_, let stoppedWith) = phase { return stoppedWith }
+    return nil
+  }
+
+  /// Jobs run since the body finished.
+  var jobsAfterBody: Int {
+    if case .settling(let jobsAfterBody, _) = phase { return jobsAfterBody }
+    return 0
+  }
+
+  /// The body has finished: its tasks settle from now on.
+  mutating func noteBodyFinished() {
+    if case .bodyRunning = phase { phase = .settling(jobsAfterBody: 0, stoppedWith: nil) }
+  }
+
+  /// The settling bound stopped the run, with jobs still queued.
+  mutating func stopSettling() {
+    if case .settling(let jobsAfterBody, nil) = phase {
+      phase = .settling(jobsAfterBody: jobsAfterBody, stoppedWith: jobs.count - head)
+    }
+  }
+
+  /// The run cancels its body for `report`; the first report is kept unless `replacing`.
+  mutating func noteBodyCancelled(for report: String, replacing: Bool) {
+    if replacing || cancelledBodyFor == nil { cancelledBodyFor = report }
+  }
+
   /// Takes the next job off the queue, first in first out; `nil` when none is queued, or when
   /// the body has finished and the settling bound is reached (then `settlingStoppedWith` is
   /// set).
   mutating func takeJob() -> DeterministicRun.QueuedJob? {
     guard head < jobs.count else { return nil }
-    if bodyFinished {
-      jobsAfterBody += 1
-      if jobsAfterBody > DeterministicRun.settlingBound {
-        settlingStoppedWith = jobs.count - head
+    if case .settling(let jobsAfterBody, let stoppedWith) = phase {
+      guard stoppedWith == nil else { return nil }
+      guard jobsAfterBody + 1 <= DeterministicRun.settlingBound else {
+        stopSettling()
         return nil
       }
+      phase = .settling(jobsAfterBody: jobsAfterBody + 1, stoppedWith: nil)
     }
-    if let chooser {
-      exploredJobs += 1
-      return takeChosenJob(chooser)
+    if exploring != nil {
+      exploring!.jobs += 1
+      return takeChosenJob(exploring!.chooser)
     }
     return takeHead()
   }
@@ -130,8 +186,8 @@ extension DeterministicRun.State {
   /// it as a livelock), or as many jobs again after that (it is stuck). The driver acts on it;
   /// the main queue's turns hand back to the driver when it is due.
   var exploringBoundIsDue: Bool {
-    guard let chooser else { return false }
-    return exploredJobs >= (livelockStoppedAt ?? 0) + chooser.maxJobs
+    guard let exploring else { return false }
+    return exploring.jobs >= (exploring.livelockStoppedAt ?? 0) + exploring.chooser.maxJobs
   }
 
   /// The run made progress: it no longer looks deadlocked.

@@ -118,7 +118,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     let outcome = state.withLock { state -> Outcome in
       guard !state.isClosed else { return .refused }
       if !isItsOwn, state.bodyFinished { return .notItsOwn }
-      state.chooser?.noteEnqueue(job, isWakeUp: isWakeUp)
+      state.exploring?.chooser.noteEnqueue(job, isWakeUp: isWakeUp)
       if isItsOwn { state.clearSuspicion() }
       let cancelledSleep = dropWakeUpIfCancelled(job, &state)
       state.jobs.append(
@@ -190,7 +190,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     // Background work ends with the body: cancelled, then settled like any task it left.
     for task in state.withLock({ $0.backgroundTasks }) { task.cancel() }
     let wake = state.withLock { state -> Bool in
-      state.bodyFinished = true
+      state.noteBodyFinished()
       state.mainQueueSettled = false
       defer { state.driverIsWaiting = false }
       return state.driverIsWaiting
@@ -208,7 +208,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     if let dropped = taskEndings?.stopWatching() { state.withLock { $0.droppedErrors = dropped } }
     let (remaining, sleeps) = state.withLock { state in
       defer {
-        state.isClosed = true
+        state.phase = .closed
         state.jobs.removeAll()
         state.head = 0
         state.plainSleeps.removeAll()
