@@ -130,7 +130,8 @@ extension DeterministicRun {
           state.graceDeadline
           ?? .now() + .nanoseconds(Nanoseconds.saturating(Self.foreignExecutorGrace))
         state.graceDeadline = graceEnds
-        return .deadlock(cancelledBefore: state.cancelledBodyFor != nil, graceEnds: graceEnds)
+        return .deadlock(
+          cancelledBefore: state.findings.cancelledBodyFor != nil, graceEnds: graceEnds)
       }
     }
   }
@@ -213,7 +214,7 @@ extension DeterministicRun {
       if let taskEndings { taskEndings.running(queued.job, runJob) } else { runJob() }
     }
     if let takeover = router.takeRoutingBack() {
-      state.withLock { if $0.takeoverReport == nil { $0.takeoverReport = takeover } }
+      state.withLock { if $0.findings.takeover == nil { $0.findings.takeover = takeover } }
     }
   }
 

@@ -96,12 +96,14 @@ extension DeterministicRun {
     }
     // Registered before it is scheduled, so that firing always finds it.
     let id = state.withLock { state -> UInt64 in
-      state.nextPlainSleep += 1
-      let id = state.nextPlainSleep
-      state.plainSleeps[id] = PlainSleep(
+      state.plainSleeps.lastID += 1
+      let id = state.plainSleeps.lastID
+      state.plainSleeps.byID[id] = PlainSleep(
         wakeUp: QueuedJob(job: job, onMainActor: onMainActor),
         task: task.map(UncheckedSendable.init), label: label, delay: delay)
-      if let address = state.plainSleeps[id]?.taskAddress { state.plainSleepsByTask[address] = id }
+      if let address = state.plainSleeps.byID[id]?.taskAddress {
+        state.plainSleeps.idsByTask[address] = id
+      }
       return id
     }
     // Without a scheduler, or past what its clock holds, the sleep waits here until its task
@@ -114,8 +116,8 @@ extension DeterministicRun {
       }
     }
     let cancelledMeanwhile = state.withLock { state -> Bool in
-      guard state.plainSleeps[id] != nil else { return true }
-      state.plainSleeps[id]?.entry = entry
+      guard state.plainSleeps.byID[id] != nil else { return true }
+      state.plainSleeps.byID[id]?.entry = entry
       return false
     }
     // Cancelled between registering and scheduling: the entry must not stay behind.
@@ -131,8 +133,8 @@ extension DeterministicRun {
   func dropWakeUpIfCancelled(
     _ job: UnownedJob, _ state: inout State
   ) -> PlainSleep? {
-    guard !state.plainSleepsByTask.isEmpty,
-      let id = state.plainSleepsByTask[unsafeBitCast(job, to: UInt.self)]
+    guard !state.plainSleeps.idsByTask.isEmpty,
+      let id = state.plainSleeps.idsByTask[unsafeBitCast(job, to: UInt.self)]
     else { return nil }
     return state.removePlainSleep(id)
   }
@@ -267,8 +269,8 @@ private func threadCPUNanoseconds() -> UInt64 {
 extension DeterministicRun.State {
   /// Forgets a plain sleep (fired, cancelled or handed back), releasing its task.
   mutating func removePlainSleep(_ id: UInt64) -> DeterministicRun.PlainSleep? {
-    guard let sleep = plainSleeps.removeValue(forKey: id) else { return nil }
-    if let address = sleep.taskAddress { plainSleepsByTask[address] = nil }
+    guard let sleep = plainSleeps.byID.removeValue(forKey: id) else { return nil }
+    if let address = sleep.taskAddress { plainSleeps.idsByTask[address] = nil }
     return sleep
   }
 
@@ -277,12 +279,13 @@ extension DeterministicRun.State {
   /// outside the lock; `nil` when there are none.
   /// Whether a plain sleep's task was cancelled while its wake-up is still on the scheduler.
   var hasCancelledPlainSleeps: Bool {
-    plainSleeps.contains { $0.value.task?.value.isCancelled == true }
+    plainSleeps.byID.contains { $0.value.task?.value.isCancelled == true }
   }
 
   mutating func takeCancelledPlainSleeps() -> [VirtualSleepEntry]? {
-    guard !plainSleeps.isEmpty else { return nil }
-    let cancelled = plainSleeps.filter { $0.value.task?.value.isCancelled == true }.keys.sorted()
+    guard !plainSleeps.byID.isEmpty else { return nil }
+    let cancelled = plainSleeps.byID.filter { $0.value.task?.value.isCancelled == true }.keys
+      .sorted()
     guard !cancelled.isEmpty else { return nil }
     var entries: [VirtualSleepEntry] = []
     for id in cancelled {

@@ -9,7 +9,7 @@ extension DeterministicRun {
   /// The report of the errors the run's tasks dropped (see `DroppedTaskErrors.swift`), if any.
   /// Read once the run has ended.
   var droppedErrorsReport: String? {
-    let errors = state.withLock { $0.droppedErrors }
+    let errors = state.withLock { $0.findings.droppedErrors }
     guard let first = errors.first else { return nil }
     if errors.count == 1 {
       return """
@@ -28,11 +28,11 @@ extension DeterministicRun {
   }
 
   /// The deadlock the run found and answered by cancelling the body, if any.
-  var deadlockReport: String? { state.withLock { $0.cancelledBodyFor } }
+  var deadlockReport: String? { state.withLock { $0.findings.cancelledBodyFor } }
 
   /// What the run said when a job replaced its routing, if one did. Read once the run has
   /// ended.
-  var takeoverReport: String? { state.withLock { $0.takeoverReport } }
+  var takeoverReport: String? { state.withLock { $0.findings.takeover } }
 
   /// Names the backend in a failure report, with what about it could explain the failure.
   func backendSuffix() -> String {
@@ -56,7 +56,7 @@ extension DeterministicRun {
   /// `nil` when there is none. Called by the driver before the run hands its sleeps back.
   func describeLeftovers() -> String? {
     let beyondTheClock = state.withLock { state in
-      state.plainSleeps.sorted { $0.key < $1.key }.map(\.value).filter(\.isBeyondTheClock)
+      state.plainSleeps.byID.sorted { $0.key < $1.key }.map(\.value).filter(\.isBeyondTheClock)
         .map {
           "\($0.label), due in \(describeDuration($0.delay)) (past 292 years: until cancelled)"
         }

@@ -24,27 +24,22 @@ extension DeterministicRun {
 
   struct State {
     var phase = Phase.bodyRunning
-    /// What made the run cancel the body (a deadlock, as it first saw it; a livelock; an
-    /// auto-advance bound), `nil` while it has not: the caller reports it, on its own task,
-    /// where the test framework knows the running test.
-    var cancelledBodyFor: String?
+    /// What the run found, for the caller to report when it ends.
+    var findings = Findings()
+    /// The queue: the jobs from `head` on are still to run.
     var jobs: [QueuedJob] = []
     var head = 0
+    /// Those waiting for the run to be idle (an async `advance`, `idle()`).
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// How much work begun with `withOutsideWork` is still pending.
     var outsideWork = 0
+    /// Whether the driver sleeps on `wakeDriver`, so that whatever changes the state wakes it.
     var driverIsWaiting = false
-    /// What the run saw when a job replaced its routing (`JobRouter.takeRoutingBack`): the
-    /// caller reports it, whatever else happens, so the outcome does not depend on timing.
-    var takeoverReport: String?
     /// When the grace for a run that looks deadlocked runs out (see `foreignExecutorGrace`);
     /// `nil` while the run is not suspected. Any job of the run resets it.
     var graceDeadline: DispatchTime?
-    /// Plain `Task.sleep`s of the run's tasks waiting on the virtual clock, by id.
-    var plainSleeps: [UInt64: PlainSleep] = [:]
-    /// The ids of `plainSleeps`, by the address of the sleeping task: a sleeping task that is
-    /// enqueued before its wake-up fired was resumed by cancellation.
-    var plainSleepsByTask: [UInt: UInt64] = [:]
-    var nextPlainSleep: UInt64 = 0
+    /// Plain `Task.sleep`s of the run's tasks waiting on the virtual clock.
+    var plainSleeps = PlainSleeps()
     /// What auto-advance has done, in an auto-advancing run.
     var autoAdvance = AutoAdvanceState()
     /// Tasks started with `DeterministicExecution.background`, cancelled when the body returns.
@@ -56,9 +51,31 @@ extension DeterministicRun {
     /// In an exploring run, what picks the next job and how far it went; `nil`: first in, first
     /// out.
     var exploring: Exploring?
-    /// The errors the run's tasks dropped (`TaskEndingWatch.dropped`), handed over under the
-    /// lock when the run ends, for the caller's thread to report.
+  }
+
+  /// What a run found, which the caller reports when the run ends, on its own task, where the
+  /// test framework knows the running test.
+  struct Findings {
+    /// What made the run cancel the body (a deadlock, as it first saw it; a livelock; an
+    /// auto-advance bound); `nil` while it has not.
+    var cancelledBodyFor: String?
+    /// What the run saw when a job replaced its routing (`JobRouter.takeRoutingBack`):
+    /// reported whatever else happens, so the outcome does not depend on timing.
+    var takeover: String?
+    /// The errors the run's tasks dropped (`TaskEndingWatch.dropped`), handed over when the run
+    /// ends.
     var droppedErrors: [String] = []
+  }
+
+  /// The plain `Task.sleep`s of a run's tasks waiting on its virtual clock.
+  struct PlainSleeps {
+    /// Each sleep, by id.
+    var byID: [UInt64: PlainSleep] = [:]
+    /// The ids of the sleeps, by the address of the sleeping task: a sleeping task that is
+    /// enqueued before its wake-up fired was resumed by cancellation.
+    var idsByTask: [UInt: UInt64] = [:]
+    /// The id given last.
+    var lastID: UInt64 = 0
   }
 
   /// An exploring run's chooser, and its jobs counted against the chooser's `maxJobs`.
@@ -116,7 +133,7 @@ extension DeterministicRun.State {
 
   /// The run cancels its body for `report`; the first report is kept unless `replacing`.
   mutating func noteBodyCancelled(for report: String, replacing: Bool) {
-    if replacing || cancelledBodyFor == nil { cancelledBodyFor = report }
+    if replacing || findings.cancelledBodyFor == nil { findings.cancelledBodyFor = report }
   }
 
   /// Takes the next job off the queue, first in first out; `nil` when none is queued, or when

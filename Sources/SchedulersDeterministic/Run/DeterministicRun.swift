@@ -205,16 +205,18 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// on until cancelled); a sleep whose task was cancelled wakes at once and finds it so.
   func handBackRemainingJobs() {
     // Outside the lock: letting go of a task may run deinitializers that enqueue.
-    if let dropped = taskEndings?.stopWatching() { state.withLock { $0.droppedErrors = dropped } }
+    if let dropped = taskEndings?.stopWatching() {
+      state.withLock { $0.findings.droppedErrors = dropped }
+    }
     let (remaining, sleeps) = state.withLock { state in
       defer {
         state.phase = .closed
         state.jobs.removeAll()
         state.head = 0
-        state.plainSleeps.removeAll()
-        state.plainSleepsByTask.removeAll()
+        state.plainSleeps.byID.removeAll()
+        state.plainSleeps.idsByTask.removeAll()
       }
-      return (Array(state.jobs[state.head...]), Array(state.plainSleeps.values))
+      return (Array(state.jobs[state.head...]), Array(state.plainSleeps.byID.values))
     }
     for queued in remaining { router.handBack(queued.job, onMainActor: queued.onMainActor) }
     for sleep in sleeps {
