@@ -253,6 +253,15 @@ struct EnvironmentValueTests {
       toContain: "SCHEDULERS_EXPLORE_EVERY_RUN must be pct or random, got \"always\"")
   }
 
+  @Test func aContractsSwitchThatIsNotZeroOrOne() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      setenv("SCHEDULERS_CHECK_CONTRACTS", "yes", 1)
+      try? await withDeterministicExecution {}
+    }
+    expectStandardError(
+      of: result, toContain: "SCHEDULERS_CHECK_CONTRACTS must be 0 or 1, got \"yes\"")
+  }
+
   @Test(arguments: ["0x", "12abc"])
   func seedsAreNumbers(text: String) {
     #expect(EnvironmentValue.number(text) == nil)

@@ -80,6 +80,7 @@ extension DeterministicRun {
   /// ready under the run's lock (the job taken, the waiter removed, the grace started).
   private func nextStep() -> Step {
     state.withLock { state -> Step in
+      state.checkInvariants()
       let decision = RunDecision.next(in: situation(of: state))
       switch decision {
       case .stopLivelock:
@@ -208,7 +209,9 @@ extension DeterministicRun {
   /// of the run's own that it ended, if nothing held the task's handle.
   func run(_ queued: QueuedJob, onMainActor: Bool) {
     if tracksPlainSleeps { jobStart.markStart() }
-    func runJob() { router.run(queued.job, onMainActor: onMainActor) }
+    func runJob() {
+      runningOneJobAtATime { router.run(queued.job, onMainActor: onMainActor) }
+    }
     guard queued.isItsOwn else { return runJob() }
     ActiveRuns.runningOwnJob(of: self) {
       if let taskEndings { taskEndings.running(queued.job, runJob) } else { runJob() }

@@ -44,6 +44,9 @@ final class DeterministicRun: DeterministicRunIdleness {
   let wakeDriver = DispatchSemaphore(value: 0)
   /// Whether the run is in progress, so that jobs are routed to it (see `ActiveRuns`).
   let isActive = Atomic<Bool>(false)
+  /// How many of the run's jobs are running now: never more than one (checked where
+  /// `checksContracts`).
+  let jobsRunning = Atomic<Int>(0)
   /// When the job now running started, in real and in thread CPU time: the real time since
   /// then bounds the error in a plain sleep's deadline (see `PlainSleeps`).
   let jobStart = JobStart()

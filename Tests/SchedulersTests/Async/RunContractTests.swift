@@ -1,0 +1,46 @@
+import Foundation
+import Schedulers
+import Testing
+
+@testable import SchedulersDeterministic
+
+/// With `SCHEDULERS_CHECK_CONTRACTS=1` (CI's suites under the other backends and its stress
+/// steps), a run checks its state's invariants at every step and that its jobs run one at a
+/// time; a broken one stops the process naming it. Each child process sets the variable for
+/// itself.
+@Suite("A run checks its contracts when asked")
+struct RunContractTests {
+  @Test func aBrokenInvariantIsNamed() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      setenv("SCHEDULERS_CHECK_CONTRACTS", "1", 1)
+      var state = DeterministicRun.State()
+      state.head = 3  // past the end of an empty queue
+      state.checkInvariants()
+    }
+    let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      text.contains("the run's state broke an invariant: the queue's head is within it"),
+      "\(text)")
+  }
+
+  @Test func twoJobsOfARunAtOnceAreNamed() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      setenv("SCHEDULERS_CHECK_CONTRACTS", "1", 1)
+      guard let router = jobRouter else { exit(1) }
+      let run = DeterministicRun(
+        router: router, scheduleVirtualSleep: nil, describePending: { nil },
+        outsideWorkTimeout: .seconds(1))
+      run.runningOneJobAtATime {
+        run.runningOneJobAtATime {}
+      }
+    }
+    let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(text.contains("one job at a time is broken"), "\(text)")
+  }
+
+  @Test func offByDefault() {
+    // This process's suites run without the variable, as users' do, unless CI sets it.
+    let asked = ProcessInfo.processInfo.environment["SCHEDULERS_CHECK_CONTRACTS"] == "1"
+    #expect(DeterministicRun.checksContracts == asked)
+  }
+}
