@@ -312,7 +312,19 @@ private func runDeterministically<R: Sendable>(
     reporting.recordThrown(report)
     throw DeterministicExecutionError(description: report, bodyIsStuck: false)
   }
-  // Once per process, before any run of its own begins: where a task's ending is written.
+  // Once per process, before any run of its own begins: whether the runtime's layout reads as
+  // this package expects (`RuntimeABI`), and where a task's ending is written.
+  if !RuntimeABI.isProbed { await RuntimeABI.probeOnce() }
+  if let failure = RuntimeABI.headerFailure {
+    FallbackWarnings.warnOnce(
+      "runtimeABI",
+      """
+      the runtime's job header is not laid out as this package reads it (\(failure)): a \
+      task's jobs are the run's by address alone, exploring tells jobs apart by address only \
+      (a seed may not replay), and errors that tasks drop are not reported; runs are otherwise \
+      deterministic as before
+      """)
+  }
   if droppedTaskErrors == .reported {
     if !TaskEndingLayout.isKnown { await TaskEndingLayout.findOnce() }
     if let reason = DeterministicExecution.droppedTaskErrorsUnseenReason {

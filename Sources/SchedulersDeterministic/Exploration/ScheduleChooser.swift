@@ -336,7 +336,6 @@ package final class ScheduleChooser: @unchecked Sendable {
   /// differently. Likewise a turn allocated apart is freed once it has run.
   private func identity(of job: UnownedJob) -> UInt {
     let header = unsafeBitCast(job, to: UnsafeRawPointer.self)
-    let word = MemoryLayout<UInt>.size
     let fields = TaskHeader(header)
     switch fields.kind {
     case 0:
@@ -345,10 +344,9 @@ package final class ScheduleChooser: @unchecked Sendable {
       // Tagged in the top bit, which no user-space address has.
       return UInt(id) | (1 << (UInt.bitWidth - 1))
     case 193:
-      // A default actor's turn allocated apart (`ProcessOutOfLineJob`): its actor follows the
-      // job's eight-word header. (A turn kept inside the actor, kind 192, has the actor's
-      // address already, give or take an offset.)
-      return header.load(fromByteOffset: 8 * word, as: UInt.self)
+      // A default actor's turn allocated apart: by its actor. (A turn kept inside the actor,
+      // kind 192, has the actor's address already, give or take an offset.)
+      return fields.actorOfTurnAllocatedApart ?? UInt(bitPattern: header)
     default:
       return UInt(bitPattern: header)
     }
@@ -405,17 +403,3 @@ package final class ScheduleChooser: @unchecked Sendable {
       + lines.joined(separator: "\n")
   }
 }
-
-/// The name of the task running on this thread, if it has one (`Task(name:)`, Swift 6.2), read
-/// through the runtime's entry point, found at run time.
-func currentTaskName() -> String? {
-  guard let read = readCurrentTaskName, let name = read() else { return nil }
-  return String(cString: name)
-}
-
-private let readCurrentTaskName: (@convention(c) () -> UnsafePointer<CChar>?)? = {
-  guard let process = dlopen(nil, RTLD_NOW),
-    let symbol = dlsym(process, "swift_task_getCurrentTaskName")
-  else { return nil }
-  return unsafeBitCast(symbol, to: (@convention(c) () -> UnsafePointer<CChar>?).self)
-}()

@@ -1,5 +1,6 @@
 import Foundation
 import Schedulers
+import Synchronization
 import Testing
 
 @testable import SchedulersDeterministic
@@ -42,5 +43,40 @@ struct RunContractTests {
     // This process's suites run without the variable, as users' do, unless CI sets it.
     let asked = ProcessInfo.processInfo.environment["SCHEDULERS_CHECK_CONTRACTS"] == "1"
     #expect(DeterministicRun.checksContracts == asked)
+  }
+}
+
+/// The runtime's private layout is read only where one probe, before a process's first run,
+/// found it as expected; where it did not, a warning names what failed and what is off, and
+/// runs still work.
+@Suite("The runtime's layout, probed once")
+struct RuntimeProbeTests {
+  @Test func theProbeFindsTheHeaderHere() async throws {
+    try await withDeterministicExecution {}
+    #expect(RuntimeABI.isProbed)
+    #expect(RuntimeABI.headerFailure == nil)
+    #expect(RuntimeABI.headerIsKnown)
+  }
+
+  @Test func aFailedProbeIsWarnedAboutAndRunsStillWork() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      RuntimeABI.pretendsTheHeaderIsUnknown.store(true, ordering: .relaxed)
+      let scheduler = DispatchQueue.test
+      let value = try await withDeterministicExecution(scheduler: scheduler) {
+        let child = Task { () -> Int in
+          try await scheduler.sleep(for: .seconds(1))
+          return 7
+        }
+        await scheduler.advance(by: .seconds(1))
+        return try await child.value
+      }
+      guard value == 7, !RuntimeABI.headerIsKnown else { exit(3) }
+    }
+    let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      text.contains(
+        "the runtime's job header is not laid out as this package reads it (the probe was told to fail)"
+      ), "\(text)")
+    #expect(text.contains("errors that tasks drop are not reported"), "\(text)")
   }
 }
