@@ -29,7 +29,7 @@ public struct UIScheduler: Scheduler, Sendable {
   private init() { _ = Self.mainQueueKey }
 
   /// Whether the caller runs on the main queue.
-  public static var isOnMainQueue: Bool { DispatchQueue.getSpecific(key: mainQueueKey) == 1 }
+  package static var isOnMainQueue: Bool { DispatchQueue.getSpecific(key: mainQueueKey) == 1 }
 
   public var now: SchedulerTimeType { DispatchQueue.main.now }
   public var minimumTolerance: SchedulerTimeType.Stride { DispatchQueue.main.minimumTolerance }
