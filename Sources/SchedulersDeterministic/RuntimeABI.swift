@@ -31,7 +31,7 @@ enum RuntimeABI {
   }
   private static let probed = Mutex(Probed.no)
   /// For this package's tests: the next probe fails, as on a runtime laid out otherwise.
-  package static let pretendsTheHeaderIsUnknown = Atomic<Bool>(false)
+  static let pretendsTheHeaderIsUnknown = Atomic<Bool>(false)
 
   /// Whether the probe has run: a run need not await `probeOnce()` (a hop) then.
   static var isProbed: Bool { probed.withLock { $0 } != .no }
