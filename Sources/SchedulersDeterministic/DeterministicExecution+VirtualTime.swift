@@ -88,6 +88,14 @@ extension DeterministicExecution {
   /// `scheduler.clock.now`).
   public static var elapsed: Duration? { DeterministicRun.current?.elapsed?() ?? nil }
 
+  /// How wide the window was from which the run's last plain `Task.sleep` had its delay
+  /// recovered (`nil` outside a run): wider than 500 µs only when the sleeping job's thread was
+  /// preempted, the one case where a delay may come out rounder than asked. For this package's
+  /// tests of that recovery.
+  package static var lastPlainSleepWindow: Duration? {
+    DeterministicRun.current?.jobStart.lastWindow
+  }
+
   /// Starts work that runs for the length of the run, in the background: endless work (a
   /// repeating timer, a polling loop) that the body does not wait for. When the body returns,
   /// the run cancels it; ending that way does not fail the test. kotlinx-coroutines-test calls

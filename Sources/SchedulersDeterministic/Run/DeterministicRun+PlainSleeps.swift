@@ -198,8 +198,14 @@ final class JobStart: Sendable {
   private let real = Atomic<UInt64>(0)
   private let cpu = Atomic<UInt64>(0)
   private let thread = Atomic<UInt>(0)
+  /// The width of the last plain sleep's window, in nanoseconds (`lastWindow`).
+  private let lastWindowNanoseconds = Atomic<Int64>(0)
 
   init(clocks: JobClocks = .system) { self.clocks = clocks }
+
+  /// How wide the last plain sleep's window was: above 500 µs only when its thread was
+  /// preempted during its job, the one case where its delay may come out rounder than asked.
+  var lastWindow: Duration { .nanoseconds(lastWindowNanoseconds.load(ordering: .relaxed)) }
 
   /// Called on the job's thread just before it runs.
   func markStart() {
@@ -211,7 +217,9 @@ final class JobStart: Sendable {
   /// The delay a plain sleep asked for, recovered from the gap between now and the deadline
   /// the runtime read a moment before: called from the sleeping job.
   func delay(fromGap gap: Duration) -> Duration {
-    roundestDuration(from: gap, through: gap + slack())
+    let slack = slack()
+    lastWindowNanoseconds.store(Int64(Nanoseconds.saturating(slack)), ordering: .relaxed)
+    return roundestDuration(from: gap, through: gap + slack)
   }
 
   /// How far above the gap the delay can lie: the real time since the job began, which holds

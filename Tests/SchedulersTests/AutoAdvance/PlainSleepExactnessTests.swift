@@ -42,8 +42,10 @@ struct PlainSleepExactnessTests {
   /// Sleeps of many lengths, from microseconds to hours, one after another in an auto-advancing
   /// run. Each is a length with no rounder one within 200 µs above it, and each sleeps at once
   /// in its job, so each comes out exact unless the job's thread was preempted, or the runtime's
-  /// hand-over took more than 250 µs of the thread's CPU time. The test holds each to the
-  /// millisecond, so that sleeps a millisecond apart never swap.
+  /// hand-over took more than 250 µs of the thread's CPU time. The test holds each sleep whose
+  /// thread was not preempted (its window 500 µs or less) to the millisecond, so that sleeps a
+  /// millisecond apart never swap; one whose thread was preempted (a busy machine: a 300 µs
+  /// sleep once came out 5 ms after a 4.7 ms preemption) is held to its window only.
   @Test(.deterministicExecution(.autoAdvance), .plainTaskSleepIsVirtual)
   func plainSleepsOfEveryScaleWakeOnTime() async throws {
     let lengths: [Duration] = [
@@ -51,20 +53,27 @@ struct PlainSleepExactnessTests {
       .milliseconds(250), .milliseconds(1_500), .seconds(59), .seconds(3 * 3_600),
       .microseconds(1_234_500),
     ]
-    var total = Duration.zero
     var exact = 0
+    var preempted = 0
     for length in lengths {
       let before = DeterministicExecution.elapsed ?? .zero
       try await Task.sleep(for: length)
       let slept = (DeterministicExecution.elapsed ?? .zero) - before
-      total += slept
+      let window = try #require(DeterministicExecution.lastPlainSleepWindow)
+      guard window <= .microseconds(500) else {
+        preempted += 1
+        #expect(
+          slept >= length - .milliseconds(1) && slept <= length + window,
+          "a sleep of \(length) took \(slept), its window \(window)")
+        continue
+      }
       if slept == length { exact += 1 }
       #expect(
         slept >= length - .milliseconds(1) && slept <= length + .milliseconds(1),
         "a sleep of \(length) took \(slept)")
     }
-    // Most, and nearly always all, are exact.
-    #expect(exact >= lengths.count - 1)
+    // Of those not preempted, most, and nearly always all, are exact.
+    #expect(exact >= lengths.count - preempted - 1)
   }
 
   /// Two sleepers of nearly the same length, started together, wake in the order of their
