@@ -360,6 +360,13 @@ private func runDeterministically<R: Sendable>(
   if let chooser = ExplorationHook.chooser ?? ExploreEveryRun.nextChooser() {
     run.state.withLock { $0.exploring = DeterministicRun.Exploring(chooser: chooser) }
   }
+  // Under the gate, as every write of the crash report's storage: the report of this run's
+  // schedule if an exploration runs it, none otherwise.
+  if ExplorationHook.chooser != nil, let line = ExplorationHook.crashReport?.line {
+    ExplorationCrashReport.prepare(line)
+  } else {
+    ExplorationCrashReport.disarm()
+  }
   let outcome = Outcome<R>()
   // The caller's cancellation reaches the body at once: the body runs in a task of its own
   // (so that its jobs go to the run), which the handler cancels.
@@ -461,6 +468,8 @@ extension DeterministicRun {
     }
     ActiveRuns.end(self)
     handBackRemainingJobs()
+    // Still under the gate: a crash from now on is not this run's schedule's.
+    ExplorationCrashReport.disarm()
     return ending
   }
 }

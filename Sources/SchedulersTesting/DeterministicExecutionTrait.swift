@@ -111,11 +111,15 @@ public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
         guard !error.bodyIsStuck else {
           // The body is still running the test's function, which Swift Testing lent without
           // letting it escape: the scope cannot return while the body holds it. The report
-          // goes out with the process, and an exploration's report line (which schedule, its
-          // seed) is written after it (`ExplorationCrashReport`).
+          // goes out with the process, with an exploration's report line (which schedule, its
+          // seed, how to replay it) and the last jobs the schedule ran.
+          var schedule = ""
+          if let line = ExplorationHook.crashReport?.line, let chooser = ExplorationHook.chooser {
+            schedule = "\n\(line) The last jobs it ran: \(chooser.describeTrace(limit: 12))"
+          }
           preconditionFailure(
             "\(testName): \(error.description) The test's body is stuck, so the test cannot end."
-          )
+              + schedule)
         }
         Issue.record(Comment(rawValue: error.description), sourceLocation: declaration)
       }

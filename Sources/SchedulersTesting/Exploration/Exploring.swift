@@ -69,6 +69,16 @@ func explore(
   _ exploration: DeterministicExecution.Exploration, reportingAt location: SourceLocation,
   runOnce: @escaping @Sendable () async throws -> Void
 ) async {
+  await ExplorationHook.$crashReport.withValue(PendingCrashReport()) {
+    await exploreEachSchedule(exploration, reportingAt: location, runOnce: runOnce)
+  }
+}
+
+/// The exploration, with `ExplorationHook.crashReport` kept up to date.
+private func exploreEachSchedule(
+  _ exploration: DeterministicExecution.Exploration, reportingAt location: SourceLocation,
+  runOnce: @escaping @Sendable () async throws -> Void
+) async {
   // (An exit test's child process runs no `Test`, and records issues for its parent.)
   guard Test.current != nil || ExitTest.current != nil else {
     Issue.record(
@@ -93,14 +103,13 @@ func explore(
     exploration.maxJobsPerSchedule > 0,
     "Exploration.maxJobsPerSchedule needs at least one job, got \(exploration.maxJobsPerSchedule)")
   // A schedule that stops the process (a trap, a body stuck for good) is a finding too: the
-  // report of the schedule in progress is prepared before it runs, for a crash to print.
+  // report of the schedule in progress is laid out as each run begins, for a crash to print.
   ExplorationCrashReport.arm()
-  defer { ExplorationCrashReport.disarm() }
   // First in, first out: the schedule an unexplored run takes, which also says how long a
   // schedule is.
   let baseline = ScheduleChooser(strategy: nil, seed: 0, expectedSteps: 1)
   baseline.maxJobs = exploration.maxJobsPerSchedule
-  ExplorationCrashReport.prepare(
+  ExplorationHook.crashReport?.set(
     """
     The process is stopping while exploring schedules (\(exploration)), in the first-in \
     first-out run that comes before the seeded schedules: the order of every deterministic \
@@ -124,7 +133,7 @@ func explore(
     let chooser = ScheduleChooser(
       strategy: exploration.strategy, seed: seed, expectedSteps: expectedSteps)
     chooser.maxJobs = exploration.maxJobsPerSchedule
-    ExplorationCrashReport.prepare(
+    ExplorationHook.crashReport?.set(
       """
       The process is stopping in the replayed schedule (\(exploration.strategy), seed \
       \(hexadecimal(seed))): the seed replays a schedule that stops the process.
@@ -160,7 +169,7 @@ func explore(
     let chooser = ScheduleChooser(
       strategy: exploration.strategy, seed: seed, expectedSteps: expectedSteps)
     chooser.maxJobs = exploration.maxJobsPerSchedule
-    ExplorationCrashReport.prepare(
+    ExplorationHook.crashReport?.set(
       """
       The process is stopping while exploring schedules, in \(position), \
       \(exploration.strategy), seed \
@@ -170,7 +179,7 @@ func explore(
       """)
     let issues = await runCapturingIssues(chooser: chooser, runOnce)
     guard !issues.isEmpty else { continue }
-    ExplorationCrashReport.prepare(
+    ExplorationHook.crashReport?.set(
       """
       The process is stopping while the exploration checks and shrinks the failing schedule \
       \(index + 1) (\(exploration.strategy), seed \(hexadecimal(seed))), which failed without \
@@ -212,7 +221,7 @@ private func exploreExhaustively(
   let root = ScheduleChooser(exhaustiveScript: [])
   root.maxJobs = exploration.maxJobsPerSchedule
   var ran = 2  // the first-in first-out run, and that one
-  ExplorationCrashReport.prepare(
+  ExplorationHook.crashReport?.set(
     "The process is stopping while exploring schedules, in the exhaustive exploration's first "
       + "schedule, without a preemption (\(exploration.replaySpelling(0))).")
   let rootIssues = await runCapturingIssues(chooser: root, runOnce)
@@ -253,7 +262,7 @@ private func exploreExhaustively(
         } ?? "Its choices do not fit in a seed (a step past 32,767 or a choice past 63)."
       let position =
         "schedule \(ran) of every schedule up to \(bound) preemptions (\(ran - 1) passed before it)"
-      ExplorationCrashReport.prepare(
+      ExplorationHook.crashReport?.set(
         "The process is stopping while exploring schedules, in \(position), seed "
           + "\(seed.map(hexadecimal) ?? "none"): a schedule that stops the process is a finding. "
           + replayLine)
