@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // Where Combine can be imported, Combine's conformance of `OperationQueue` is used instead;
 // see Sources/Schedulers/PlatformWithCombine/.
@@ -42,6 +43,13 @@ import Foundation
     ///
     /// Each occurrence is due `interval` after the previous deadline, so the timer does not
     /// drift; an occurrence is added as an operation when due, whether the previous one has run.
+    /// Once `cancel()` has returned the action does not start again: an occurrence the timer
+    /// added just before is skipped when the queue reaches it.
+    ///
+    /// ```swift
+    /// let ticks = AnyCancellable(
+    ///   queue.schedule(after: queue.now, interval: .seconds(1)) { tick() })
+    /// ```
     ///
     /// - Precondition: `interval` is greater than zero.
     public func schedule(
@@ -57,9 +65,18 @@ import Foundation
       timer.schedule(
         wallDeadline: Self.wallTime(date.date), repeating: interval.timeInterval,
         leeway: .nanoseconds(Int(max(tolerance.timeInterval, 0) * 1e9)))
-      timer.setEventHandler { [self] in addOperation(action) }
+      let repeating = OperationQueueRepeatingAction(timer: timer)
+      // The timer's handler runs on a global queue, so it can add an occurrence while
+      // `cancel()` runs on another thread; the operation asks again when it starts.
+      timer.setEventHandler { [self] in
+        guard !repeating.isCancelled else { return }
+        addOperation {
+          guard !repeating.isCancelled else { return }
+          action()
+        }
+      }
       timer.resume()
-      return AnyCancellable(DispatchTimerCancellable(timer: timer))
+      return AnyCancellable(repeating)
     }
 
     private static func wallTime(_ date: Date) -> DispatchWallTime {
@@ -67,6 +84,25 @@ import Foundation
       let whole = seconds.rounded(.down)
       return DispatchWallTime(
         timespec: timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9)))
+    }
+  }
+
+  /// A repeating operation-queue action's timer, and whether it was cancelled.
+  ///
+  /// `@unchecked Sendable`: Dispatch sources are thread-safe objects whose `cancel()` may be
+  /// called from any thread (the Linux overlay does not mark the protocol `Sendable`), and the
+  /// flag is atomic.
+  final class OperationQueueRepeatingAction: Cancellable, @unchecked Sendable {
+    private let timer: any DispatchSourceTimer
+    private let cancelled = Atomic<Bool>(false)
+
+    init(timer: any DispatchSourceTimer) { self.timer = timer }
+
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    func cancel() {
+      cancelled.store(true, ordering: .releasing)
+      timer.cancel()
     }
   }
 

@@ -53,6 +53,34 @@ import Testing
       #expect(ticks.value == afterStop)
     }
 
+    /// The timer adds occurrences from a global queue, so one can be in the queue, not yet
+    /// started, when `cancel()` returns (the race once failed the test above in CI, a fourth
+    /// tick after the stop). Such an occurrence must not run the action.
+    @Test func anOccurrenceQueuedBeforeTheCancelDoesNotRun() {
+      let queue = OperationQueue()
+      queue.maxConcurrentOperationCount = 1
+      queue.isSuspended = true
+      let ticks = Counter()
+      let timer = queue.schedule(after: queue.now, interval: .milliseconds(1)) {
+        ticks.increment()
+      }
+      let queued = DispatchSemaphore(value: 0)
+      let watcher = DispatchQueue(label: "operation count")
+      @Sendable func watch() {
+        if queue.operationCount >= 2 {
+          queued.signal()
+        } else {
+          watcher.asyncAfter(deadline: .now() + .milliseconds(1)) { watch() }
+        }
+      }
+      watcher.async { watch() }
+      #expect(queued.wait(timeout: .now() + 5) == .success)
+      timer.cancel()
+      queue.isSuspended = false
+      queue.waitUntilAllOperationsAreFinished()
+      #expect(ticks.value == 0)
+    }
+
     @Test func theErasedMainQueueReadsTheClock() {
       let before = Date()
       let scheduler: AnySchedulerOf<OperationQueue> = .main
