@@ -1,6 +1,6 @@
 // How exact a plain `Task.sleep` is on a deterministic run's virtual clock: the runtime hands
 // the run a deadline read from a real clock, and the run recovers the delay from it (see
-// `Run/DeterministicRun+PlainSleeps.swift`). Each repetition is one auto-advancing run in which
+// `Heuristics/PlainSleepWindow.swift`). Each repetition is one auto-advancing run in which
 // four tasks in turn sleep plain `Task.sleep`s of several lengths: the body, a main-actor task
 // (its jobs run on the main thread), a task the body started, and a task on an actor with an
 // executor of its own (its jobs run on a dispatch queue, outside the run's threads). Each sleep

@@ -8,7 +8,7 @@
 //   time (RuntimeHookRouting.swift), with the main executor's hook (Swift 6.2 runtimes on);
 // - global hook and main queue: the same router without the main executor's hook, main-actor
 //   jobs staying on the main queue and the run driving its jobs in turns there
-//   (Run/DeterministicRun+MainQueueTurns.swift).
+//   (Heuristics/DeterministicRun+MainQueueTurns.swift).
 //
 // The run (Run/DeterministicRun.swift) knows none of them: it asks the selected backend to start
 // and stop routing, to run a job it took from its queue, and to hand a job back to whoever is
