@@ -20,9 +20,9 @@ import Synchronization
 /// 2. no task is current and the thread is running one of the run's own jobs
 ///    (`runningOwnJob`): a hop back from an actor, an actor's next turn, a continuation resumed
 ///    by synchronous code;
-/// 3. it is a task the run enqueued before (by address, and the task's id, since a task that
-///    has ended frees its address for the next one): a wake-up from a real-time sleep, a
-///    continuation resumed from a Dispatch callback or another test's task.
+/// 3. it is a task (or an actor) the run enqueued before (by address, and the task's id, since
+///    a task that has ended frees its address for the next one): a task resumed from a
+///    Dispatch callback or another test's task.
 /// The others are only taken: the jobs of unrelated tests running in parallel, serialised
 /// through the run. They are not its progress, and an exploring run never reorders them.
 enum ActiveRuns {
@@ -79,9 +79,16 @@ enum ActiveRuns {
     }
   }
 
-  /// Records that the task at `address` belongs to `run` (rule 3).
+  /// Records that the task at `address` belongs to `run` (rule 3), or the actor. A one-shot
+  /// job (a yield's or a sleep's continuation) is not recorded: it is enqueued once, here, and
+  /// freed once it has run, when the allocator gives its address to the next such job, which
+  /// may be another test's (a poller's yields were all taken for the run's own).
   static func noteTask(_ address: UInt, of run: DeterministicRun) {
     guard let job = UnsafeRawPointer(bitPattern: address) else { return }
+    switch JobKind(unsafeBitCast(job, to: UnownedJob.self)) {
+    case .task, .actor: break
+    case .resumption, .other: return
+    }
     let header = TaskHeader(job)
     let owner = Owner(run: run, taskID: header.isTask ? header.id : nil)
     state.withLock { state in

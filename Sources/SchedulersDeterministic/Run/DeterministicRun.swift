@@ -121,8 +121,13 @@ final class DeterministicRun: DeterministicRunIdleness {
     let outcome = state.withLock { state -> Outcome in
       guard !state.isClosed else { return .refused }
       if !isItsOwn, state.bodyFinished { return .notItsOwn }
-      state.exploring?.chooser.noteEnqueue(job, isWakeUp: isWakeUp)
-      if isItsOwn { state.clearSuspicion() }
+      if isItsOwn {
+        // Only its own: the chooser keys what it notes by job address, and another test's
+        // jobs come when timing says, so a note of theirs (a poller's yields, counted as a
+        // task that keeps yielding) would fall on an own job that reuses the address.
+        state.exploring?.chooser.noteEnqueue(job, isWakeUp: isWakeUp)
+        state.clearSuspicion()
+      }
       let cancelledSleep = dropWakeUpIfCancelled(job, &state)
       state.jobs.append(
         QueuedJob(

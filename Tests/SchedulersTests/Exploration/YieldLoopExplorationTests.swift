@@ -85,6 +85,19 @@ extension ExplorationTests {
         } == true, "\(finding?.reports ?? [])")
     }
 
+    /// The same lost wake-up beside a task of no run that keeps yielding, as another test's
+    /// poller would: its jobs are taken by each run and run between the run's own, so the seed
+    /// must replay whatever they do meanwhile.
+    @Test(.explorationNeedsTheCustomExecutors)
+    func aLivelockSeedReplaysBesideAnUnrelatedTaskThatKeepsYielding() async {
+      let stop = Flag()
+      // Not a wait for work: the stand-in for another test's poller, kept busy on purpose.
+      let unrelated = Task.detached { while !stop.isSet { await Task.yield() } }
+      await exploringFindsAFailingSchedule { await lostWakeUp() }
+      stop.set()
+      await unrelated.value
+    }
+
     /// A loop that waits for what never comes livelocks in every order, the first-in first-out
     /// one too: the report says so, and the run ends (the loop checks for cancellation).
     @Test func aLoopThatLivelocksInEveryOrderIsReported() async {
