@@ -50,35 +50,9 @@ func replyOrTimeout<Guard: ResumeGuard>(_: Guard.Type) async -> Int {
   }
 }
 
-/// Where a test hands a seed to its exit test's child, which captures nothing.
-func seedHandOverPath(process: pid_t) -> String {
-  FileManager.default.temporaryDirectory.appendingPathComponent(
-    "swift-schedulers-replay-\(process)"
-  ).path
-}
-
 extension ExplorationTests {
   @Suite("A schedule that stops the process is a finding")
   struct CrashingSchedules {
-    /// The seed and the list of last jobs a crashed exploration wrote to standard error.
-    struct CrashReport {
-      var seed: String
-      var lastJobs: [Substring]
-      init?(_ standardError: String) {
-        guard let range = standardError.range(of: "SCHEDULERS_EXPLORATION_REPLAY=0x") else {
-          return nil
-        }
-        let digits = standardError[range.upperBound...].prefix(16)
-        seed = "0x" + digits
-        lastJobs = Self.lastJobs(in: standardError)
-      }
-      static func lastJobs(in standardError: String) -> [Substring] {
-        guard let start = standardError.range(of: "The last jobs it ran") else { return [] }
-        return standardError[start.lowerBound...].split(separator: "\n").dropFirst()
-          .prefix { $0.hasPrefix("    ") }
-      }
-    }
-
     @Test(.explorationNeedsTheCustomExecutors)
     func aDoubleResumeEndsTheProcessWithASeedThatReplaysIt() async throws {
       let found = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -94,15 +68,11 @@ extension ExplorationTests {
       #expect(standardError.contains("replay: \(report.seed))"))
       #expect(!report.lastJobs.isEmpty, "\(standardError)")
 
-      // An exit test captures nothing: the seed goes to the child in a file named after its
-      // parent, this process.
-      let handOver = seedHandOverPath(process: getpid())
-      try report.seed.write(toFile: handOver, atomically: true, encoding: .utf8)
-      defer { try? FileManager.default.removeItem(atPath: handOver) }
+      let handOver = try SeedHandOver(report.seed)
+      defer { handOver.remove() }
       let replayed = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
       {
-        let text = try String(contentsOfFile: seedHandOverPath(process: getppid()), encoding: .utf8)
-        let seed = try #require(UInt64(text.dropFirst(2), radix: 16))
+        let seed = try SeedHandOver.seedFromTheParent()
         await withDeterministicExecution(exploring: .exploring(replay: seed)) {
           _ = await replyOrTimeout(CheckThenAwaitGuard.self)
         }

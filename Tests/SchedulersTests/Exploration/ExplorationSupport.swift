@@ -1,3 +1,4 @@
+import Foundation
 import Schedulers
 import SchedulersTesting
 import Synchronization
@@ -160,5 +161,52 @@ extension Trait where Self == ConditionTrait {
       with the \(DeterministicExecution.backend) backend a run's jobs vary from run to run \
       and advance can return with work queued, so exploring cannot replay a seed
       """)
+  }
+}
+
+// MARK: A process that stops
+
+/// The seed and the list of last jobs a crashed exploration wrote to standard error.
+struct CrashReport {
+  var seed: String
+  var lastJobs: [Substring]
+  init?(_ standardError: String) {
+    guard let range = standardError.range(of: "SCHEDULERS_EXPLORATION_REPLAY=0x") else {
+      return nil
+    }
+    let digits = standardError[range.upperBound...].prefix(16)
+    seed = "0x" + digits
+    lastJobs = Self.lastJobs(in: standardError)
+  }
+  static func lastJobs(in standardError: String) -> [Substring] {
+    guard let start = standardError.range(of: "The last jobs it ran") else { return [] }
+    return standardError[start.lowerBound...].split(separator: "\n").dropFirst()
+      .prefix { $0.hasPrefix("    ") }
+  }
+}
+
+/// A seed handed from a test to its exit test's child, which captures nothing: written to a
+/// file named after the parent process, read by the child from its parent's name.
+struct SeedHandOver {
+  private let path: String
+
+  /// Writes `seed` (as reports spell it: `0x` and 16 digits) for this process's children.
+  init(_ seed: String) throws {
+    path = Self.path(of: getpid())
+    try seed.write(toFile: path, atomically: true, encoding: .utf8)
+  }
+
+  func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+  /// In the child: the seed its parent handed over.
+  static func seedFromTheParent() throws -> UInt64 {
+    let text = try String(contentsOfFile: path(of: getppid()), encoding: .utf8)
+    return try #require(UInt64(text.dropFirst(2), radix: 16))
+  }
+
+  private static func path(of process: pid_t) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swift-schedulers-replay-\(process)"
+    ).path
   }
 }

@@ -91,16 +91,14 @@ extension ExplorationTests {
       #expect(
         standardError.contains("The process is stopping while exploring schedules, in schedule"))
       let report = try #require(
-        ExplorationTests.CrashingSchedules.CrashReport(standardError), "\(standardError)")
+        CrashReport(standardError), "\(standardError)")
       #expect(!report.lastJobs.isEmpty, "\(standardError)")
 
-      let handOver = seedHandOverPath(process: getpid())
-      try report.seed.write(toFile: handOver, atomically: true, encoding: .utf8)
-      defer { try? FileManager.default.removeItem(atPath: handOver) }
+      let handOver = try SeedHandOver(report.seed)
+      defer { handOver.remove() }
       let replayed = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
       {
-        let text = try String(contentsOfFile: seedHandOverPath(process: getppid()), encoding: .utf8)
-        let seed = try #require(UInt64(text.dropFirst(2), radix: 16))
+        let seed = try SeedHandOver.seedFromTheParent()
         try await HangingSchedules.exploreUnderTheTrait(replay: seed)
       }
       let again = String(decoding: replayed?.standardErrorContent ?? [], as: UTF8.self)
@@ -108,7 +106,7 @@ extension ExplorationTests {
       #expect(again.contains(report.seed))
       #expect(again.contains("did not finish when cancelled"))
       #expect(
-        ExplorationTests.CrashingSchedules.CrashReport.lastJobs(in: again) == report.lastJobs,
+        CrashReport.lastJobs(in: again) == report.lastJobs,
         "\(again)")
     }
 
