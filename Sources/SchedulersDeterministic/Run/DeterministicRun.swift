@@ -236,3 +236,74 @@ final class DeterministicRun: DeterministicRunIdleness {
     }
   }
 }
+
+// MARK: Taking
+
+extension DeterministicRun.State {
+  /// Takes the next job off the queue, first in first out; `nil` when none is queued, or when
+  /// the body has finished and the settling bound is reached (then `settlingStoppedWith` is
+  /// set).
+  mutating func takeJob() -> DeterministicRun.QueuedJob? {
+    guard head < jobs.count else { return nil }
+    if case .settling(let jobsAfterBody, let stoppedWith) = phase {
+      guard stoppedWith == nil else { return nil }
+      guard jobsAfterBody + 1 <= DeterministicRun.settlingBound else {
+        stopSettling()
+        return nil
+      }
+      phase = .settling(jobsAfterBody: jobsAfterBody + 1, stoppedWith: nil)
+    }
+    if exploring != nil {
+      let job = takeChosenJob(exploring!.chooser)
+      // Only the run's own jobs count against the bound: how many of another test's come
+      // meanwhile depends on timing, and counting them moved the livelock's stop, so its seed
+      // did not replay when the suite ran beside busy work.
+      if job.isItsOwn { exploring!.jobs += 1 }
+      return job
+    }
+    return takeHead()
+  }
+
+  /// Takes the job at the head of the queue, which must not be empty.
+  private mutating func takeHead() -> DeterministicRun.QueuedJob {
+    let job = jobs[head]
+    head += 1
+    noteTaken()
+    return job
+  }
+
+  /// What taking any job does: the clock may have something to run again, and a queue
+  /// emptied is compacted.
+  private mutating func noteTaken() {
+    autoAdvance.foundNothing = false
+    if head == jobs.count {
+      jobs.removeAll(keepingCapacity: true)
+      head = 0
+    }
+  }
+
+  /// Takes the job `chooser` picks among the legal next ones: every queued job of the run's
+  /// own that is not a main-actor job, and the first of its own main-actor jobs (the main actor
+  /// keeps its order). A job that is not the run's own (another test's, serialised through the
+  /// run, or one enqueued where nothing says whose it is) is never a candidate: it runs when it
+  /// reaches the head of the queue, unchosen, and a main-actor job of that kind does not hold
+  /// back the run's own. So the candidates, and the choices a seed makes, depend on the run's
+  /// own jobs alone, whatever else the process enqueues and whenever it arrives.
+  private mutating func takeChosenJob(_ chooser: ScheduleChooser) -> DeterministicRun.QueuedJob {
+    // As a first-in first-out run takes every job.
+    if !jobs[head].isItsOwn { return takeHead() }
+    var candidates: [Int] = []
+    var sawMainActorJob = false
+    for index in head..<jobs.count where jobs[index].isItsOwn {
+      if jobs[index].onMainActor {
+        if sawMainActorJob { continue }
+        sawMainActorJob = true
+      }
+      candidates.append(index)
+    }
+    let chosen = candidates[chooser.choose(among: candidates.map { jobs[$0].job })]
+    let job = jobs.remove(at: chosen)
+    noteTaken()
+    return job
+  }
+}
