@@ -84,6 +84,16 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
+    // A mixed suite: a few hundred ordinary async tests beside deterministic and exploring
+    // ones, in one Swift Testing process (run by mixed-suite.sh, which times them).
+    .testTarget(
+      name: "MixedSuiteTests",
+      dependencies: [
+        "StoryModels",
+        .product(name: "Schedulers", package: "swift-schedulers"),
+        .product(name: "SchedulersTesting", package: "swift-schedulers"),
+      ]
+    ),
     .executableTarget(
       name: "peer-bench",
       dependencies: [
