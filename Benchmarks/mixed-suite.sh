@@ -140,6 +140,26 @@ for line in open(index):
     entry["sums"].append(sum(durations))
     entry["span"].append((events[-1] - events[0]) / 1e6)
     entry["pause"].append(max(b - a for a, b in zip(events, events[1:])) / 1e6)
+    # Where the ordinary steps ran while a run's body was in progress: the windows of the
+    # deterministic tests' bodies, and the exploration's, each schedule's from its body's start
+    # to the next's (the last to the exploring test's end: the gaps between runs included),
+    # each with the thread its body started on.
+    windows = {"deterministic": [], "exploring": []}
+    for r in others:
+        if r[0] == "deterministic":
+            (start, thread), (end, _) = [map(int, step.split(":")) for step in r[4].split(",")]
+            windows["deterministic"].append((start, end, thread))
+    starts = sorted((int(r[2]), int(r[3])) for r in rows if r[0] == "schedule")
+    if starts:
+        explored_end = next(int(r[3]) for r in others if r[0] == "exploring")
+        for (start, thread), (end, _) in zip(starts, starts[1:] + [(explored_end, 0)]):
+            windows["exploring"].append((start, end, thread))
+    steps = [tuple(map(int, step.split(":"))) for r in ordinary for step in r[4].split(",")]
+    entry.setdefault("steps", []).append(len(steps))
+    for kind, spans in windows.items():
+        inside = [(thread, w[2]) for time, thread in steps for w in spans if w[0] <= time < w[1]]
+        entry.setdefault(kind, []).append(len(inside))
+        entry.setdefault(kind + " same", []).append(sum(1 for a, b in inside if a == b))
 
 states = {}
 for line in open(machine):
@@ -172,4 +192,22 @@ for build in dict.fromkeys(k[0] for k in table):
         if len(got) == 2:
             r = [w / o for w, o in zip(got["1"], got["0"])]
             print(f"| {build} | {load} | ratio | " + " | ".join(f"{x:.2f}x" for x in r) + " |")
+
+print("\nWhere the ordinary tests' steps (their start and each return from a sleep) ran in "
+      "the runs with, all runs together: during a deterministic test's run (from its body's "
+      "start to its end), and during the exploration (from its first schedule's body to its "
+      "end, the moments between schedules included); and of those, how many on the thread "
+      "that run's body (or the schedule's) started on.\n")
+print("| build | machine | ordinary steps | during a deterministic test's run | on its thread | "
+      "during the exploration | on the schedule's thread |")
+print("| --- | --- | --- | --- | --- | --- | --- |")
+for (build, load, with_), e in table.items():
+    if with_ != "1":
+        continue
+    steps = sum(e["steps"])
+    cells = []
+    for kind in ("deterministic", "exploring"):
+        inside, same = sum(e[kind]), sum(e[kind + " same"])
+        cells += [f"{inside:,} ({inside / steps:.0%})", f"{same:,} ({same / max(inside, 1):.0%})"]
+    print(f"| {build} | {load} | {steps:,} | " + " | ".join(cells) + " |")
 PY

@@ -3,8 +3,9 @@
 // and one exploring test beside them, all in one process, run in parallel by Swift Testing.
 // Every test writes one line, `kind index start end steps` (nanoseconds of the monotonic
 // clock), to the file `MIXED_SUITE_RECORD` names; an ordinary test's steps are the time and
-// thread of its start and of each return from its sleep, and the exploring test adds a line
-// `schedule index time thread` for the start of each schedule's body.
+// thread of its start and of each return from its sleep, a deterministic test's those of its
+// run's body's start and end, and the exploring test adds a line `schedule index time thread`
+// for the start of each schedule's body.
 // `Benchmarks/mixed-suite.sh` runs the suite with and without the deterministic tests and
 // compares the ordinary tests' durations.
 
@@ -97,8 +98,10 @@ struct DeterministicTests {
   /// A debounced search on a test scheduler: three keystrokes 100 ms apart, one search.
   @Test func debouncedSearch() async throws {
     let start = now()
+    let body = StepLog()
     let scheduler = DispatchQueue.test
     try await withDeterministicExecution(scheduler: scheduler) { @MainActor in
+      body.append(Step())
       let model = DebouncedSearchModel(
         sleep: { try await scheduler.sleep(for: .duration($0)) }, api: SearchAPI())
       model.queryChanged("s")
@@ -111,16 +114,19 @@ struct DeterministicTests {
       await scheduler.advance(by: .milliseconds(1))
       #expect(model.results == ["swift result"])
       #expect(model.searches == 1)
+      body.append(Step())
     }
-    record("deterministic", 0, from: start)
+    record("deterministic", 0, from: start, steps: body.steps)
   }
 
   /// A call that outlasts its timeout on a test scheduler throws at the timeout, in no real
   /// time.
   @Test func aSlowCallTimesOut() async throws {
     let start = now()
+    let body = StepLog()
     let test = DispatchQueue.test
     try await withDeterministicExecution(scheduler: test) {
+      body.append(Step())
       let scheduler = test.eraseToAnyScheduler()
       let call = Task {
         try await withTimeout(.seconds(5), scheduler: scheduler) {
@@ -131,19 +137,20 @@ struct DeterministicTests {
       await test.advance(by: .seconds(5))
       await #expect(throws: TimeoutError.self) { try await call.value }
       #expect(test.pendingActionCount == 0)
+      body.append(Step())
     }
-    record("deterministic", 1, from: start)
+    record("deterministic", 1, from: start, steps: body.steps)
   }
 
   /// A countdown that sleeps with plain `Task.sleep`, unchanged, on the run's virtual clock.
   @Test(.deterministicExecution(.autoAdvance)) func countdownSleepsUnchanged() async {
-    let start = now()
+    let start = Step()  // the trait's run is already in progress: this is its body
     let model = CountdownActor(sleep: { try await Task.sleep(for: $0) })
     await model.start()
     try? await Task.sleep(for: .seconds(4))
     #expect(await model.secondsLeft == 0)
     #expect(await model.finished)
-    record("deterministic", 2, from: start)
+    record("deterministic", 2, from: start.time, steps: [start, Step()])
   }
 }
 
@@ -162,7 +169,7 @@ struct ExploringTests {
   /// Two withdrawals of 80 from 100 never overdraw, under `exploredSchedules` schedules.
   @Test func twoWithdrawalsNeverOverdraw() async {
     let start = now()
-    let schedules = ScheduleLog()
+    let schedules = StepLog()
     await withDeterministicExecution(exploring: .exploring(schedules: exploredSchedules)) {
       schedules.append(Step())
       let account = Account()
@@ -178,9 +185,9 @@ struct ExploringTests {
   }
 }
 
-/// Where and when each schedule's body began. (`NSLock`, not `Mutex`: the thread sanitizer
-/// sees a pthread lock.)
-final class ScheduleLog: @unchecked Sendable {
+/// Steps taken inside a run's body, which may run on another thread than the test's.
+/// (`NSLock`, not `Mutex`: the thread sanitizer sees a pthread lock.)
+final class StepLog: @unchecked Sendable {
   private let lock = NSLock()
   private var started: [Step] = []
   func append(_ step: Step) { lock.withLock { started.append(step) } }
