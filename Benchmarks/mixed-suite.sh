@@ -2,17 +2,22 @@
 # What deterministic tests cost the ordinary tests beside them. One Swift Testing process runs
 # 300 ordinary async tests (Tests/MixedSuiteTests), with or without three deterministic tests
 # and one exploring test (MIXED_SUITE_DETERMINISTIC=1); each ordinary test records its own
-# duration, start to end. The two kinds of run alternate (the order flips every pair, so that a
-# drift of the machine hits both), in a debug build and a thread-sanitizer build, on an idle
-# machine and with one spinning `yes` per core. Prints, per configuration: the process's wall
-# time, the ordinary tests' median and p95 durations (over every run's 300) and their sum, with
-# and without, and the ratios.
+# duration, start to end, and the time and thread of its steps. The kinds of run alternate (the
+# order flips every pair, so that a drift of the machine hits both), in a debug build and a
+# thread-sanitizer build, on an idle machine and with one spinning `yes` per core. Prints, per
+# configuration: the process's wall time, the ordinary tests' span, median and p95 durations
+# (over every run's 300), their sum and their longest pause, with and without, and the ratios;
+# then how many of the ordinary tests' steps ran during a deterministic run, and on its thread.
+# The figures and what they say: docs/performance.md, "A mixed suite".
 #
 #   Benchmarks/mixed-suite.sh [--runs N] [--builds plain,tsan] [--loads idle,loaded]
-#                             [--schedules N] [--keep DIR]
+#                             [--schedules N] [--control MS] [--keep DIR]
 #
 # --runs: pairs of runs per configuration (default 10). --schedules: the exploring test's
-# schedules (default 1,000). --keep: leave each run's record and output in DIR.
+# schedules (default 1,000). --control: a third kind of run, the control, in which a plain test
+# that keeps a core busy for MS milliseconds (in 0.1 ms slices, yielding between them) stands
+# beside the ordinary tests instead of the deterministic ones. --keep: leave each run's record
+# and output in DIR.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -20,6 +25,7 @@ runs=10
 builds=plain,tsan
 loads=idle,loaded
 schedules=1000
+control=""
 keep=""
 while [ $# -gt 0 ]; do
   case $1 in
@@ -27,9 +33,11 @@ while [ $# -gt 0 ]; do
     --builds) builds=$2; shift 2 ;;
     --loads) loads=$2; shift 2 ;;
     --schedules) schedules=$2; shift 2 ;;
+    --control) control=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
+    -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$(basename "$0")"; exit 0 ;;
     *)
-      echo "usage: $0 [--runs N] [--builds plain,tsan] [--loads idle,loaded] [--schedules N] [--keep DIR]" >&2
+      echo "usage: $0 [--runs N] [--builds plain,tsan] [--loads idle,loaded] [--schedules N] [--control MS] [--keep DIR]" >&2
       exit 2
       ;;
   esac
@@ -67,15 +75,18 @@ binary_for() {
   esac
 }
 
-# One run: `with` is 1 or 0. Appends `build load with seconds record` to the index.
+# One run: `with` is 1 (the deterministic tests), 0 (none) or 2 (the control). Appends
+# `build load with microseconds record` to the index.
 run_once() {
   local build=$1 load=$2 with=$3 number=$4 binary=$5
   local name="$work/$build-$load-$with-$number"
   local started ended status=0
+  local busy=()
+  if [ "$with" = 2 ]; then busy=(MIXED_SUITE_BUSY_MS="$control"); fi
   rm -f "$name.record"
   started=$(date +%s%N)
-  MIXED_SUITE_RECORD="$name.record" MIXED_SUITE_DETERMINISTIC=$with \
-    MIXED_SUITE_SCHEDULES=$schedules "$binary" --testing-library swift-testing \
+  env MIXED_SUITE_RECORD="$name.record" MIXED_SUITE_DETERMINISTIC=$((with == 1)) \
+    MIXED_SUITE_SCHEDULES="$schedules" "${busy[@]}" "$binary" --testing-library swift-testing \
     >"$name.log" 2>&1 || status=$?
   ended=$(date +%s%N)
   if [ $status -ne 0 ] || grep -q "WARNING: ThreadSanitizer" "$name.log"; then
@@ -101,6 +112,7 @@ for build in ${builds//,/ }; do
     echo "$build $load loadavg $(cut -d' ' -f1-3 /proc/loadavg)" >>"$work/machine"
     for number in $(seq "$runs"); do
       if [ $((number % 2)) -eq 1 ]; then order="0 1"; else order="1 0"; fi
+      if [ -n "$control" ]; then order="$order 2"; fi
       for with in $order; do run_once "$build" "$load" "$with" "$number" "$binary"; done
     done
     echo "$build $load loadavg-after $(cut -d' ' -f1-3 /proc/loadavg)" >>"$work/machine"
@@ -109,9 +121,9 @@ for build in ${builds//,/ }; do
 done
 measure_seconds=$(($(date +%s) - measure_started))
 
-python3 - "$work/index" "$work/machine" "$runs" "$schedules" "$measure_seconds" <<'PY'
+python3 - "$work/index" "$work/machine" "$runs" "$schedules" "$measure_seconds" "$control" <<'PY'
 import statistics, sys
-index, machine, runs, schedules, seconds = sys.argv[1:]
+index, machine, runs, schedules, seconds, control = sys.argv[1:]
 
 def percentile(values, fraction):
     values = sorted(values)
@@ -167,8 +179,9 @@ for line in open(machine):
     states.setdefault((build, load), []).append(first)
 
 print(f"300 ordinary tests per run; with: 3 deterministic tests and 1 exploring test "
-      f"({int(schedules):,} schedules) beside them. {runs} runs of each, alternating; "
-      f"{seconds} s in all. Wall time, span, sum and longest pause: median of the runs; "
+      f"({int(schedules):,} schedules) beside them. {runs} runs of each, alternating. "
+      + (f"The control: a plain test busy for {control} ms beside them instead. " if control else "")
+      + f"{seconds} s in all. Wall time, span, sum and longest pause: median of the runs; "
       f"median and p95: over every run's ordinary tests. Load average: 1 minute, at the "
       f"start and end of the configuration.\n")
 print("| build | machine (load average) | ordinary tests | wall time of the run | ordinary "
@@ -178,7 +191,7 @@ for build in dict.fromkeys(k[0] for k in table):
     for load in dict.fromkeys(k[1] for k in table if k[0] == build):
         got = {}
         state = " to ".join(states.get((build, load), []))
-        for with_ in ("0", "1"):
+        for with_ in ("0", "1", "2"):
             e = table.get((build, load, with_))
             if not e:
                 continue
@@ -186,12 +199,13 @@ for build in dict.fromkeys(k[0] for k in table):
                           statistics.median(e["ms"]), percentile(e["ms"], 0.95),
                           statistics.median(e["sums"]), statistics.median(e["pause"]))
             wall, span, median, p95, total, pause = got[with_]
-            label = "with" if with_ == "1" else "without"
+            label = {"0": "without", "1": "with", "2": "control"}[with_]
             print(f"| {build} | {load} ({state}) | {label} | {wall:.3f} s | {span:.1f} | "
                   f"{median:.2f} | {p95:.2f} | {total:,.0f} | {pause:.1f} |")
-        if len(got) == 2:
-            r = [w / o for w, o in zip(got["1"], got["0"])]
-            print(f"| {build} | {load} | ratio | " + " | ".join(f"{x:.2f}x" for x in r) + " |")
+        for with_, label in (("1", "ratio, with ÷ without"), ("2", "ratio, control ÷ without")):
+            if with_ in got and "0" in got:
+                r = [w / o for w, o in zip(got[with_], got["0"])]
+                print(f"| {build} | {load} | {label} | " + " | ".join(f"{x:.2f}x" for x in r) + " |")
 
 print("\nWhere the ordinary tests' steps (their start and each return from a sleep) ran in "
       "the runs with, all runs together: during a deterministic test's run (from its body's "

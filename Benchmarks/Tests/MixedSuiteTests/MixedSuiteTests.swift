@@ -7,7 +7,8 @@
 // run's body's start and end, and the exploring test adds a line `schedule index time thread`
 // for the start of each schedule's body.
 // `Benchmarks/mixed-suite.sh` runs the suite with and without the deterministic tests and
-// compares the ordinary tests' durations.
+// compares the ordinary tests' durations; with `MIXED_SUITE_BUSY_MS`, a plain test that keeps
+// a core busy that long stands beside the ordinary tests instead (the control).
 
 import Dispatch
 import Foundation
@@ -192,4 +193,28 @@ final class StepLog: @unchecked Sendable {
   private var started: [Step] = []
   func append(_ step: Step) { lock.withLock { started.append(step) } }
   var steps: [Step] { lock.withLock { started } }
+}
+
+// MARK: - The control: a plain test as busy as the exploration
+
+/// Whether the busy test runs instead (`MIXED_SUITE_BUSY_MS`, its length in milliseconds).
+let busyMilliseconds = ProcessInfo.processInfo.environment["MIXED_SUITE_BUSY_MS"].flatMap(Int.init)
+
+@Suite("Busy control", .enabled(if: busyMilliseconds != nil))
+struct BusyControl {
+  /// Computes for `busyMilliseconds` in slices of 0.1 ms with a yield between them, keeping
+  /// one core busy as the exploration does, with no deterministic run: what any busy test
+  /// beside them costs the ordinary tests.
+  @Test func busy() async {
+    let start = now()
+    let length = UInt64(busyMilliseconds ?? 0) * 1_000_000
+    var sum: UInt64 = 0
+    while now() - start < length {
+      let slice = now()
+      while now() - slice < 100_000 { sum &+= 1 }
+      await Task.yield()
+    }
+    #expect(sum > 0 || length == 0)
+    record("busy", 0, from: start)
+  }
 }
