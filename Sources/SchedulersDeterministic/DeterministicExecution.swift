@@ -399,6 +399,7 @@ private func runDeterministically<R: Sendable>(
         run.bodyDidFinish()
       }
     }
+    ActiveRuns.noteBodysTask(task, of: run)
     bodyTask.withLock { $0 = task }
     // A cancellation that came before the task was stored found nothing to cancel.
     if Task.isCancelled { task.cancel() }

@@ -33,6 +33,12 @@ enum RuntimeABI {
   /// For this package's tests: the next probe fails, as on a runtime laid out otherwise.
   static let pretendsTheHeaderIsUnknown = Atomic<Bool>(false)
 
+  /// The id of `task`, in the order the runtime makes tasks (the probe checks that order); 0
+  /// where the header is not read.
+  static func id(of task: Task<Void, Never>) -> UInt32 {
+    TaskHeader(unsafeBitCast(task, to: UnsafeRawPointer.self)).id
+  }
+
   /// Whether the probe has run: a run need not await `probeOnce()` (a hop) then.
   static var isProbed: Bool { probed.withLock { $0 } != .no }
 

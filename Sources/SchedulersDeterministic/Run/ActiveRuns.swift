@@ -10,11 +10,11 @@ import Synchronization
 
 /// The deterministic run in progress (one at a time: `RunGate`), and how a job comes to it.
 ///
-/// The run in progress takes every job of the process, as if its test were the only code
-/// running: the main-queue backend cannot tell its own main-actor tasks from others', and an
-/// actor tests share runs one test's task inside another's job. Of the jobs it takes, some are
-/// its own, which count as the run's progress and whose tasks' dropped errors it reports. A job
-/// is the run's own when, in this order:
+/// The run in progress takes every job of the process that may be its test's, as if its test
+/// were the only code running: the main-queue backend cannot tell its own main-actor tasks from
+/// others', and an actor tests share runs one test's task inside another's job. Of the jobs it
+/// takes, some are its own, which count as the run's progress and whose tasks' dropped errors
+/// it reports. A job is the run's own when, in this order:
 /// 1. a task of the run enqueues it (the task-local `DeterministicRun.current`): a task it
 ///    creates, a continuation it resumes, an actor it calls;
 /// 2. no task is current and the thread is running one of the run's own jobs
@@ -23,8 +23,14 @@ import Synchronization
 /// 3. it is a task (or an actor) the run enqueued before (by address, and the task's id, since
 ///    a task that has ended frees its address for the next one): a task resumed from a
 ///    Dispatch callback or another test's task.
-/// The others are only taken: the jobs of unrelated tests running in parallel, serialised
-/// through the run. They are not its progress, and an exploring run never reorders them.
+/// Of the others, the run leaves to the platform's executors what a task of no run enqueues (a
+/// task of an unrelated test running in parallel: its next step, a task it creates, its yield),
+/// unless it is an actor's turn, which may hold a job of the run, or the task is one the run
+/// noted as its own (rule 3: a detached task it started has no task-local). Taking those only
+/// made them wait for one thread, the run's, while the pool's others had nothing to run. The
+/// rest are only taken, serialised through the run: what is enqueued where no task is current
+/// (a task started or resumed from a Dispatch callback) and actors' turns. They are not its
+/// progress, and an exploring run never reorders them.
 enum ActiveRuns {
   private struct State {
     /// The run in progress: it takes every job.
@@ -33,6 +39,27 @@ enum ActiveRuns {
     var owners: [UInt: Owner] = [:]
     /// The addresses each run noted, so that its end removes them without a look at others'.
     var addressesByRun: [ObjectIdentifier: [UInt]] = [:]
+    /// The id of the body's task of the run in progress: a task numbered below it was made
+    /// before the run, so it is not one a Dispatch callback of the run's test started. Every
+    /// task until the body's is made.
+    var bodysTaskID = UInt32.max
+
+    /// Notes the job or task at `address` as its run's, or as taken by it, or as of no run.
+    mutating func note(_ address: UInt, _ owner: Owner) {
+      if owners.updateValue(owner, forKey: address)?.run !== owner.run {
+        addressesByRun[ObjectIdentifier(owner.run), default: []].append(address)
+      }
+    }
+  }
+  /// What a noted task is to the run that noted it.
+  private enum Standing {
+    /// The run's own (rules 1 to 3).
+    case own
+    /// Taken: a task started or resumed where no task was current, from a Dispatch callback
+    /// (it may be the test's), so what it enqueues later is taken too.
+    case taken
+    /// Of no run: a task of another test, whose jobs the run leaves to the platform's executors.
+    case noRuns
   }
   /// Who a task's address belongs to, and which task it was: the runtime numbers tasks and
   /// never gives a number twice, while the allocator gives an ended task's address to the next.
@@ -40,6 +67,7 @@ enum ActiveRuns {
     let run: DeterministicRun
     /// The id of the task at the address when it was noted; `nil` for a job that is not a task.
     let taskID: UInt32?
+    var standing = Standing.own
 
     /// Whether `job`, at the noted address, is still the job that was noted there.
     func isStill(_ job: UnsafeRawPointer) -> Bool {
@@ -60,6 +88,7 @@ enum ActiveRuns {
       precondition(nonePrevious, "Deterministic execution: a run began beside another")
       run.router.beginRouting()
       state.takingEveryJob = run
+      state.bodysTaskID = .max
       run.isActive.store(true, ordering: .releasing)
       count.add(1, ordering: .relaxed)
     }
@@ -91,10 +120,15 @@ enum ActiveRuns {
     }
     let header = TaskHeader(job)
     let owner = Owner(run: run, taskID: header.isTask ? header.id : nil)
+    state.withLock { state in state.note(address, owner) }
+  }
+
+  /// Notes the body's task, made once `run` has begun: the tasks numbered below it were made
+  /// before the run.
+  static func noteBodysTask(_ task: Task<Void, Never>, of run: DeterministicRun) {
+    let id = RuntimeABI.id(of: task)
     state.withLock { state in
-      if state.owners.updateValue(owner, forKey: address)?.run !== run {
-        state.addressesByRun[ObjectIdentifier(run), default: []].append(address)
-      }
+      if state.takingEveryJob === run { state.bodysTaskID = id }
     }
   }
 
@@ -105,21 +139,57 @@ enum ActiveRuns {
     // Rule 2 only where no task is current: a task of no run that the run runs anyway (one
     // misrouted by rule 3, its address a reused one) would otherwise take every task it
     // creates into the run with it.
-    let taskIsCurrent = aTaskOtherThanTheDrivingCallerIsCurrent()
-    if taskIsCurrent, let run = DeterministicRun.current, run.isActive.load(ordering: .acquiring) {
+    let currentTask = taskOtherThanTheDrivingCaller()
+    if currentTask != nil, let run = DeterministicRun.current,
+      run.isActive.load(ordering: .acquiring)
+    {
       return (run, true)
     }
-    if !taskIsCurrent, let run = threadsRun(), run.isActive.load(ordering: .acquiring) {
+    if currentTask == nil, let run = threadsRun(), run.isActive.load(ordering: .acquiring) {
       return (run, true)
     }
     let address = unsafeBitCast(job, to: UInt.self)
+    let pointer = unsafeBitCast(job, to: UnsafeRawPointer.self)
+    // Without the header's layout (`RuntimeABI`), which jobs are tasks is unknown: every job is
+    // taken.
+    let headerIsKnown = RuntimeABI.headerIsKnown
+    let kind = JobKind(job)
     return state.withLock { state in
       if let owner = state.owners[address] {
-        if owner.isStill(unsafeBitCast(job, to: UnsafeRawPointer.self)) { return (owner.run, true) }
+        if owner.isStill(pointer) {
+          switch owner.standing {
+          case .own: return (owner.run, true)
+          case .taken: return (owner.run, false)
+          case .noRuns: return nil
+          }
+        }
         // Another task at an ended task's address: not the run's for that.
         state.owners[address] = nil
       }
-      return state.takingEveryJob.map { ($0, false) }
+      guard let run = state.takingEveryJob else { return nil }
+      guard headerIsKnown else { return (run, false) }
+      if let currentTask, let current = UnsafeRawPointer(bitPattern: currentTask) {
+        // A task of no run enqueues: the platform's, and the task of no run from now on,
+        // unless the run noted it (its own without the task-local: a detached task it started;
+        // or one it took) or the job is an actor's turn.
+        var standing = state.owners[currentTask].flatMap {
+          $0.run === run && $0.isStill(current) ? $0.standing : nil
+        }
+        if standing == nil {
+          state.note(
+            currentTask, Owner(run: run, taskID: TaskHeader(current).id, standing: .noRuns))
+          standing = .noRuns
+        }
+        return standing == .noRuns && kind != .actor ? nil : (run, false)
+      }
+      // No task is current: a task made before the run is another test's; a later one may be
+      // the test's, started from a Dispatch callback: taken, with what it enqueues later.
+      if kind == .task {
+        let id = TaskHeader(pointer).id
+        if id < state.bodysTaskID { return nil }
+        state.note(address, Owner(run: run, taskID: id, standing: .taken))
+      }
+      return (run, false)
     }
   }
 
@@ -162,13 +232,14 @@ enum ActiveRuns {
     return try body()
   }
 
-  /// Whether a task is current that is not the caller driving its run on this thread between
-  /// jobs (a job of the run that runs in place makes its own task current).
-  private static func aTaskOtherThanTheDrivingCallerIsCurrent() -> Bool {
+  /// The address of the current task, unless none is or it is the caller driving its run on
+  /// this thread between jobs (a job of the run that runs in place makes its own task current).
+  private static func taskOtherThanTheDrivingCaller() -> UInt? {
     withUnsafeCurrentTask { task in
-      guard let task else { return false }
-      guard let caller = pthread_getspecific(drivingCallerKey) else { return true }
-      return UInt(bitPattern: caller) != unsafeBitCast(task, to: UInt.self)
+      guard let task else { return nil }
+      let address = unsafeBitCast(task, to: UInt.self)
+      guard let caller = pthread_getspecific(drivingCallerKey) else { return address }
+      return UInt(bitPattern: caller) != address ? address : nil
     }
   }
 

@@ -52,18 +52,80 @@ struct TaskOwnershipTests {
 
   @Test(.enabled(if: DeterministicExecution.backend.isAvailable))
   func aTaskAtAnEndedTasksAddressIsNotTheRunsOwn() async throws {
-    let header = FakeTaskHeader(id: 7)
+    // Numbered as tasks made during the run are, after the body's task.
+    let header = FakeTaskHeader(id: .max - 10)
     let seen = Mutex<(sameTask: Bool?, reusedAddress: Bool?)>((nil, nil))
     try await withDeterministicExecution {
       let run = try #require(DeterministicRun.current)
       ActiveRuns.noteTask(header.address, of: run)
       let sameTask = Self.ownerSeenFromAThreadWithoutATask(header.job)
-      header.setID(8)  // the task ended; another task was made at its address
+      header.setID(.max - 9)  // the task ended; another task was made at its address
       let reusedAddress = Self.ownerSeenFromAThreadWithoutATask(header.job)
       seen.withLock { $0 = (sameTask, reusedAddress) }
     }
     let (sameTask, reusedAddress) = seen.withLock { $0 }
     #expect(sameTask == true, "the task the run noted is its own, known by its address")
     #expect(reusedAddress == false, "a new task at that address is taken, not the run's own")
+  }
+
+  /// A task made before the run began, resumed where no task is current (a Dispatch callback,
+  /// a child task's end), is another test's: the run leaves it to the platform's executors. A
+  /// task made during the run may be one the test started from a Dispatch callback: taken.
+  @Test(.enabled(if: DeterministicExecution.backend.isAvailable))
+  func aTaskMadeBeforeTheRunIsLeftToThePlatform() async throws {
+    let before = FakeTaskHeader(id: 2)
+    let during = FakeTaskHeader(id: .max - 8)
+    let seen = Mutex<(before: Bool??, during: Bool??)>((nil, nil))
+    try await withDeterministicExecution {
+      seen.withLock {
+        $0 = (
+          .some(Self.ownerSeenFromAThreadWithoutATask(before.job)),
+          .some(Self.ownerSeenFromAThreadWithoutATask(during.job))
+        )
+      }
+    }
+    let (madeBefore, madeDuring) = seen.withLock { $0 }
+    #expect(madeBefore == .some(nil), "a task made before the run goes to the platform")
+    #expect(madeDuring == .some(false), "a task made during the run is taken, not its own")
+  }
+
+  /// A task of no run, an unrelated test's, goes on while a run holds its thread: its jobs go
+  /// to the pool, not to the run's queue behind the job that holds the run. Without that, the
+  /// run took every job of the process, and the unrelated task waited for the run to end
+  /// (here the run would wait for it: the wait below would end at its limit).
+  ///
+  /// The run's body blocks its thread, one of the pool's when the run is driven in place, so
+  /// the other task needs a second thread: enabled where the pool has two.
+  @Test(
+    .enabled(if: DeterministicExecution.backend.isAvailable),
+    .enabled(if: ProcessInfo.processInfo.activeProcessorCount >= 2))
+  func aTaskOfNoRunGoesOnWhileARunHoldsItsThread() async throws {
+    final class Flags: Sendable {
+      let runHolds = Atomic<Bool>(false)
+      let stop = Atomic<Bool>(false)
+    }
+    let flags = Flags()
+    let stepsWhileHeld = DispatchSemaphore(value: 0)
+    // Each step a child task: a job the unrelated task enqueues itself.
+    let unrelated = Task.detached {
+      while !flags.stop.load(ordering: .relaxed) {
+        async let step = flags.runHolds.load(ordering: .acquiring)
+        if await step { stepsWhileHeld.signal() }
+      }
+    }
+    defer { flags.stop.store(true, ordering: .relaxed) }
+    let waited = try await withDeterministicExecution {
+      flags.runHolds.store(true, ordering: .releasing)
+      // Real time, bounded: the other task's steps need a thread, which a busy machine may
+      // give late; with its jobs in the run, they never come, and the wait ends at its limit.
+      var result = DispatchTimeoutResult.success
+      for _ in 0..<10 where result == .success {
+        result = stepsWhileHeld.wait(timeout: .now() + .seconds(120))
+      }
+      return result
+    }
+    #expect(waited == .success, "the unrelated task's jobs waited for the run to end")
+    flags.stop.store(true, ordering: .relaxed)
+    await unrelated.value
   }
 }
