@@ -373,8 +373,8 @@ private func runDeterministically<R: Sendable>(
   let bodyTask = Mutex<Task<Void, Never>?>(nil)
   // The run is driven right here, on the caller's thread, where that costs no one anything:
   // the caller is main-actor code (main-actor jobs then run in place), or nonisolated code on
-  // the cooperative pool (the run in progress takes every job, so the pool has nothing of the
-  // run's to run meanwhile). No thread hand-over then, unless the run must wait
+  // the cooperative pool (the run in progress takes every job of its own, so the pool has
+  // nothing of the run's to run meanwhile). No thread hand-over then, unless the run must wait
   // (`DeterministicRun.driveInPlace`). A driver thread drives it elsewhere: a caller on another
   // actor, which the run's jobs may need, and the main-queue backend, whose turns are on the
   // main queue.

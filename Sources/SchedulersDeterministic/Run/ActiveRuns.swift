@@ -33,16 +33,24 @@ import Synchronization
 /// progress, and an exploring run never reorders them.
 enum ActiveRuns {
   private struct State {
-    /// The run in progress: it takes every job.
+    /// The run in progress: it takes every job that may be its test's.
     var takingEveryJob: DeterministicRun?
     /// The run each task seen so far belongs to, by the task's address (rule 3).
     var owners: [UInt: Owner] = [:]
     /// The addresses each run noted, so that its end removes them without a look at others'.
     var addressesByRun: [ObjectIdentifier: [UInt]] = [:]
-    /// The id of the body's task of the run in progress: a task numbered below it was made
-    /// before the run, so it is not one a Dispatch callback of the run's test started. Every
-    /// task until the body's is made.
-    var bodysTaskID = UInt32.max
+    /// The id of the body's task of the run in progress; `nil` until it is made.
+    var bodysTaskID: UInt32?
+
+    /// Whether the task numbered `id` was made before the run in progress (every task is,
+    /// until the body's is made): it is then not one that the run's test started from a
+    /// Dispatch callback. The runtime numbers tasks in the order it makes them (the probe
+    /// checks it), wrapping around after 2^32.
+    func madeBeforeTheRun(_ id: UInt32) -> Bool {
+      guard let bodysTaskID else { return true }
+      let distance = bodysTaskID &- id
+      return distance != 0 && distance < 1 << 31
+    }
 
     /// Notes the job or task at `address` as its run's, or as taken by it, or as of no run.
     mutating func note(_ address: UInt, _ owner: Owner) {
@@ -88,7 +96,7 @@ enum ActiveRuns {
       precondition(nonePrevious, "Deterministic execution: a run began beside another")
       run.router.beginRouting()
       state.takingEveryJob = run
-      state.bodysTaskID = .max
+      state.bodysTaskID = nil
       run.isActive.store(true, ordering: .releasing)
       count.add(1, ordering: .relaxed)
     }
@@ -169,24 +177,29 @@ enum ActiveRuns {
       guard let run = state.takingEveryJob else { return nil }
       guard headerIsKnown else { return (run, false) }
       if let currentTask, let current = UnsafeRawPointer(bitPattern: currentTask) {
-        // A task of no run enqueues: the platform's, and the task of no run from now on,
-        // unless the run noted it (its own without the task-local: a detached task it started;
-        // or one it took) or the job is an actor's turn.
+        // A task of no run enqueues: one made before the run and not noted by it (another
+        // test's), or a child task of such a task. What it enqueues is the platform's, a child
+        // task it makes is of no run too, unless the job is an actor's turn.
         var standing = state.owners[currentTask].flatMap {
           $0.run === run && $0.isStill(current) ? $0.standing : nil
         }
-        if standing == nil {
+        if standing == nil, state.madeBeforeTheRun(TaskHeader(current).id) {
           state.note(
             currentTask, Owner(run: run, taskID: TaskHeader(current).id, standing: .noRuns))
           standing = .noRuns
         }
-        return standing == .noRuns && kind != .actor ? nil : (run, false)
+        guard standing == .noRuns else { return (run, false) }
+        let header = TaskHeader(pointer)
+        if header.isChildTask {
+          state.note(address, Owner(run: run, taskID: header.id, standing: .noRuns))
+        }
+        return kind == .actor ? (run, false) : nil
       }
       // No task is current: a task made before the run is another test's; a later one may be
       // the test's, started from a Dispatch callback: taken, with what it enqueues later.
       if kind == .task {
         let id = TaskHeader(pointer).id
-        if id < state.bodysTaskID { return nil }
+        if state.madeBeforeTheRun(id) { return nil }
         state.note(address, Owner(run: run, taskID: id, standing: .taken))
       }
       return (run, false)

@@ -290,7 +290,7 @@ extension DeterministicRun.State {
   /// back the run's own. So the candidates, and the choices a seed makes, depend on the run's
   /// own jobs alone, whatever else the process enqueues and whenever it arrives.
   private mutating func takeChosenJob(_ chooser: ScheduleChooser) -> DeterministicRun.QueuedJob {
-    // As a first-in first-out run takes every job.
+    // As a first-in first-out run takes every job it holds.
     if !jobs[head].isItsOwn { return takeHead() }
     var candidates: [Int] = []
     var sawMainActorJob = false

@@ -50,16 +50,24 @@ struct TaskOwnershipTests {
 
   struct UncheckedSendableJob: @unchecked Sendable { let job: UnownedJob }
 
+  /// The id of the task that calls it (in a run: the body's).
+  static func currentTasksID() -> UInt32 {
+    withUnsafeCurrentTask { task in
+      task.map { TaskHeader(unsafeBitCast($0, to: UnsafeRawPointer.self)).id } ?? 0
+    }
+  }
+
   @Test(.enabled(if: DeterministicExecution.backend.isAvailable))
   func aTaskAtAnEndedTasksAddressIsNotTheRunsOwn() async throws {
-    // Numbered as tasks made during the run are, after the body's task.
-    let header = FakeTaskHeader(id: .max - 10)
+    let header = FakeTaskHeader(id: 0)
     let seen = Mutex<(sameTask: Bool?, reusedAddress: Bool?)>((nil, nil))
     try await withDeterministicExecution {
       let run = try #require(DeterministicRun.current)
+      // Numbered as a task made during the run is, after the body's task.
+      header.setID(Self.currentTasksID() &+ 1000)
       ActiveRuns.noteTask(header.address, of: run)
       let sameTask = Self.ownerSeenFromAThreadWithoutATask(header.job)
-      header.setID(.max - 9)  // the task ended; another task was made at its address
+      header.setID(Self.currentTasksID() &+ 1001)  // the task ended; another was made there
       let reusedAddress = Self.ownerSeenFromAThreadWithoutATask(header.job)
       seen.withLock { $0 = (sameTask, reusedAddress) }
     }
@@ -73,10 +81,12 @@ struct TaskOwnershipTests {
   /// task made during the run may be one the test started from a Dispatch callback: taken.
   @Test(.enabled(if: DeterministicExecution.backend.isAvailable))
   func aTaskMadeBeforeTheRunIsLeftToThePlatform() async throws {
-    let before = FakeTaskHeader(id: 2)
-    let during = FakeTaskHeader(id: .max - 8)
+    let before = FakeTaskHeader(id: 0)
+    let during = FakeTaskHeader(id: 0)
     let seen = Mutex<(before: Bool??, during: Bool??)>((nil, nil))
     try await withDeterministicExecution {
+      before.setID(Self.currentTasksID() &- 1000)
+      during.setID(Self.currentTasksID() &+ 1000)
       seen.withLock {
         $0 = (
           .some(Self.ownerSeenFromAThreadWithoutATask(before.job)),
