@@ -23,14 +23,17 @@ import Synchronization
 /// 3. it is a task (or an actor) the run enqueued before (by address, and the task's id, since
 ///    a task that has ended frees its address for the next one): a task resumed from a
 ///    Dispatch callback or another test's task.
-/// Of the others, the run leaves to the platform's executors what a task of no run enqueues (a
-/// task of an unrelated test running in parallel: its next step, a task it creates, its yield),
-/// unless it is an actor's turn, which may hold a job of the run, or the task is one the run
-/// noted as its own (rule 3: a detached task it started has no task-local). Taking those only
-/// made them wait for one thread, the run's, while the pool's others had nothing to run. The
-/// rest are only taken, serialised through the run: what is enqueued where no task is current
-/// (a task started or resumed from a Dispatch callback) and actors' turns. They are not its
-/// progress, and an exploring run never reorders them.
+/// Of the others, the run leaves to the platform's executors the jobs of tasks it knows to be
+/// another test's: a task made before the run began (the runtime numbers tasks in the order it
+/// makes them) that the run has not noted, and the child tasks such a task makes. Their next
+/// steps, yields and new tasks, and their wake-ups where no task is current (a Dispatch
+/// callback, a child task's end), stay on the cooperative pool; only an actor's turn they
+/// enqueue is taken, since it may hold a job of the run. Taking them all made them wait for one
+/// thread, the run's, while the pool's others had nothing to run. A task made during the run
+/// that no rule names is taken, and so is what it enqueues: one started from a Dispatch
+/// callback may be the test's, and a plain sleep wakes its sleeper from a task of the
+/// runtime's that carries no task-local. What is taken and not its own is not the run's
+/// progress, and an exploring run never reorders it.
 enum ActiveRuns {
   private struct State {
     /// The run in progress: it takes every job that may be its test's.
@@ -176,6 +179,9 @@ enum ActiveRuns {
       }
       guard let run = state.takingEveryJob else { return nil }
       guard headerIsKnown else { return (run, false) }
+      // A task made before the run began that the run has not noted is another test's,
+      // whoever wakes it (a Dispatch callback, a child task's end, a plain sleep's wake-up).
+      if kind == .task, state.madeBeforeTheRun(TaskHeader(pointer).id) { return nil }
       if let currentTask, let current = UnsafeRawPointer(bitPattern: currentTask) {
         // A task of no run enqueues: one made before the run and not noted by it (another
         // test's), or a child task of such a task. What it enqueues is the platform's, a child
@@ -195,12 +201,10 @@ enum ActiveRuns {
         }
         return kind == .actor ? (run, false) : nil
       }
-      // No task is current: a task made before the run is another test's; a later one may be
-      // the test's, started from a Dispatch callback: taken, with what it enqueues later.
+      // No task is current, and the task was made during the run: it may be the test's,
+      // started from a Dispatch callback. Taken, with what it enqueues later.
       if kind == .task {
-        let id = TaskHeader(pointer).id
-        if state.madeBeforeTheRun(id) { return nil }
-        state.note(address, Owner(run: run, taskID: id, standing: .taken))
+        state.note(address, Owner(run: run, taskID: TaskHeader(pointer).id, standing: .taken))
       }
       return (run, false)
     }
