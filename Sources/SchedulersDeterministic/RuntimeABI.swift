@@ -39,6 +39,11 @@ enum RuntimeABI {
     TaskHeader(unsafeBitCast(task, to: UnsafeRawPointer.self)).id
   }
 
+  /// Whether a task's async frames read as this package expects (`TaskHeader.resumePoints`):
+  /// set by the probe, before any run.
+  static var resumePointsAreKnown: Bool { resumePointsKnown.load(ordering: .relaxed) }
+  private static let resumePointsKnown = Atomic<Bool>(false)
+
   /// Whether the probe has run: a run need not await `probeOnce()` (a hop) then.
   static var isProbed: Bool { probed.withLock { $0 } != .no }
 
@@ -68,10 +73,41 @@ enum RuntimeABI {
     } else if one.id == 0 || two.id &- one.id == 0 || two.id &- one.id >= 1 << 31 {
       failure = "tasks made one after the other are not numbered in order"
     }
+    let framesAreKnown = failure == nil ? await framesReadAsExpected() : false
     probed.withLock { state in
       guard state == .no else { return }
       state = .yes(failure: failure)
       if failure != nil { headerKnown.store(false, ordering: .relaxed) }
+      resumePointsKnown.store(framesAreKnown, ordering: .relaxed)
+    }
+  }
+
+  /// Whether a task's async frames read as `TaskHeader.resumePoints` reads them, checked on a
+  /// task of the probe's, from inside a continuation's closure, where the runtime has already
+  /// written where the task will resume: three frames of the probe's own (the closure's
+  /// caller, `probeAwaits`, the task's closure) and the runtime's end of the task behind them,
+  /// each resume point inside code that is loaded (`dladdr` finds its image).
+  private static func framesReadAsExpected() async -> Bool {
+    #if os(Linux)
+      let prober = Task<[UInt], Never> { await probeAwaits() }
+      let points = await prober.value
+      return points.count >= 3 && points.count < 24
+        && points.allSatisfy { FunctionNames.image(holding: $0) != nil }
+    #else
+      // Only where it is tested. On Apple platforms the runtime may sign these pointers
+      // (arm64e pointer authentication), and a signed one must not be followed.
+      return false
+    #endif
+  }
+
+  @inline(never)
+  private static func probeAwaits() async -> [UInt] {
+    await withUnsafeContinuation { continuation in
+      let points = withUnsafeCurrentTask { task in
+        task.map { TaskHeader(reading: unsafeBitCast($0, to: UnsafeRawPointer.self)) }?
+          .resumePointsAsLaidOut(limit: 24) ?? []
+      }
+      continuation.resume(returning: points)
     }
   }
 }
@@ -116,6 +152,36 @@ struct TaskHeader {
   /// every task of a group or `async let`).
   var isUnstructuredFuture: Bool {
     isTask && flags & (1 << 25) != 0 && flags & (1 << 24) == 0
+  }
+
+  /// Where a task that is not running will go on, innermost first: the function its next job
+  /// resumes (`ResumeTask`, the job's eighth word), then, frame by frame, the function each
+  /// async frame returns to (`ResumeContext`, the word after the job's header, then each
+  /// `AsyncContext`'s `Parent` and `ResumeParent`), as code addresses; `FunctionNames` names
+  /// them. Empty where the probe did not find the frames laid out so
+  /// (`RuntimeABI.resumePointsAreKnown`). Read only a task that cannot run meanwhile and that
+  /// something holds alive: its frames are the task's own memory.
+  func resumePoints(limit: Int = 24) -> [UInt] {
+    guard RuntimeABI.resumePointsAreKnown else { return [] }
+    return resumePointsAsLaidOut(limit: limit)
+  }
+
+  /// `resumePoints` without asking the probe (for the probe itself).
+  fileprivate func resumePointsAsLaidOut(limit: Int) -> [UInt] {
+    let word = MemoryLayout<UInt>.size
+    var points = [job.load(fromByteOffset: 7 * word, as: UInt.self)]
+    var context = job.load(fromByteOffset: 8 * word, as: UInt.self)
+    // A frame is aligned to 16 bytes (`MaximumAlignment`); anything else is not a frame.
+    while context != 0, context & 0xF == 0, points.count < limit {
+      guard let frame = UnsafeRawPointer(bitPattern: context) else { break }
+      let resumeParent = frame.load(fromByteOffset: word, as: UInt.self)
+      context = frame.load(as: UInt.self)
+      // The task's first frame returns into the runtime, which ends the task: not a place
+      // where the task waits.
+      guard context != 0 else { break }
+      points.append(resumeParent)
+    }
+    return points
   }
 
   /// For a default actor's turn allocated apart (`ProcessOutOfLineJob`, kind 193), its actor,
@@ -219,6 +285,13 @@ struct TaskEndingLayout: Sendable, Equatable {
   /// The whole wait-queue word: once a task has ended, its status alone, with no waiter left.
   func status(of task: UnsafeRawPointer) -> UInt {
     task.load(fromByteOffset: statusOffset, as: UInt.self)
+  }
+
+  /// Whether `task` has ended: its status, the word's low two bits, is no longer 0 (running).
+  /// The other bits of a running task's word point to the tasks awaiting it, so the word
+  /// alone is not 0 then.
+  func hasEnded(_ task: UnsafeRawPointer) -> Bool {
+    status(of: task) & 0b11 != 0
   }
 
   /// The error a task that has ended threw; `nil` if it returned, or has not ended.

@@ -34,12 +34,12 @@ extension DeterministicRun {
     if cancelledBefore {
       return .deadlocked(
         "the body is suspended, nothing in the run can resume it, and it did not finish when cancelled."
-          + pendingSuffix() + backendSuffix())
+          + pendingSuffix() + waitingSuffix() + backendSuffix())
     }
     // Described now, before the cancellation removes the sleepers it would name.
     let report =
       "Deterministic run deadlocked: the body is suspended and nothing in the run can resume it (no job is runnable, no outside work is pending)."
-      + pendingSuffix() + " The body was cancelled."
+      + pendingSuffix() + waitingSuffix() + " The body was cancelled."
       + " (If it awaits an actor with its own executor, whose jobs the run cannot see, that actor did not answer within \(Self.foreignExecutorGrace).)"
       + backendSuffix()
     state.withLock {

@@ -128,7 +128,7 @@ final class TaskEndingWatch: @unchecked Sendable {
       guard !inFlight.isEmpty else { return }
       // In the order the tasks were made (their ids), so that a report lists the same errors in
       // the same order every time.
-      let ended = inFlight.filter { layout.status(of: $0) != 0 }
+      let ended = inFlight.filter { layout.hasEnded($0) }
       for task in ended.sorted(by: { TaskHeader($0).id < TaskHeader($1).id }) { lookAt(task) }
     }
   }
@@ -151,13 +151,22 @@ final class TaskEndingWatch: @unchecked Sendable {
   /// `aTaskWhoseHandleWasDroppedFailsTheTestNamingItsError` (DroppedTaskErrorsTests) fail if a
   /// runtime counted otherwise, in either direction.
   private func lookAt(_ task: UnsafeMutableRawPointer) {
-    guard layout.status(of: task) != 0 else { return }
+    guard layout.hasEnded(task) else { return }
     inFlight.remove(task)
     defer { retainCalls.release(task) }
     guard let error = layout.error(of: task), !(error is CancellationError),
       retainCalls.count(task) == 1
     else { return }
     dropped.append(String(reflecting: error))
+  }
+
+  /// Where each task in flight waits, innermost function first, in the order the tasks were
+  /// made: read while nothing of the run runs (a deadlock), when every such task is suspended
+  /// and held alive by the watch.
+  func whereTasksWait() -> [(id: UInt32, resumePoints: [UInt])] {
+    inFlight.filter { !layout.hasEnded($0) }
+      .map { (id: TaskHeader($0).id, resumePoints: TaskHeader($0).resumePoints()) }
+      .sorted { $0.id < $1.id }
   }
 
   /// Lets go of the tasks still in flight when the run ends (they go on outside it, unwatched),

@@ -48,6 +48,58 @@ extension DeterministicRun {
     return suffix
   }
 
+  /// Where the run's suspended tasks wait, for a deadlock's report: for each, the functions
+  /// its frames will resume in, innermost first (`TaskEndingWatch.whereTasksWait`), and, when
+  /// it waits on a continuation, the function that made it, since nothing in the run can
+  /// resume that continuation any more. Empty where the run does not watch its tasks
+  /// (`droppedTaskErrors: .ignored`) or the runtime's frames are not read
+  /// (`RuntimeABI.resumePointsAreKnown`). Read while no job of the run runs.
+  func waitingSuffix() -> String {
+    guard let taskEndings else { return "" }
+    let bodysTask = bodysTaskID.load(ordering: .relaxed)
+    let waits = taskEndings.whereTasksWait().compactMap { task -> String? in
+      let who = task.id == bodysTask ? "the body's task" : "task \(task.id)"
+      return describeWait(of: who, resumingIn: task.resumePoints)
+    }
+    guard !waits.isEmpty else { return "" }
+    return " Where the run's tasks wait: " + waits.joined(separator: "; ") + "."
+  }
+
+  /// One task's wait: `nil` when none of its frames is named.
+  private func describeWait(of who: String, resumingIn points: [UInt]) -> String? {
+    // The frames the run itself wraps a body in are not where the test waits; the runtime's
+    // own (no Swift name) and the compiler's thunks are not either.
+    let names = points.map { FunctionNames.name(of: $0) }
+      .prefix { name in !Self.runsOwnFrames.contains { name?.contains($0) ?? false } }
+      .compactMap { $0 }
+      .filter { name in !Self.thunks.contains { name.hasPrefix($0) } }
+    guard !names.isEmpty else { return nil }
+    let maker = Self.continuationMakers.first { names[0].hasPrefix($0) }
+    // A continuation's maker spans frames of its own; the function that called it made it.
+    let waitsIn = maker == nil ? names : Array(names.drop { $0.hasPrefix(maker!) })
+    guard let innermost = waitsIn.first else { return nil }
+    let callers = waitsIn.dropFirst().prefix(5)
+    let calledFrom = callers.isEmpty ? "" : ", called from " + callers.joined(separator: " ← ")
+    if let maker {
+      return "\(who) waits on a continuation that \(innermost) made (\(maker)), which nothing "
+        + "in the run can resume any more\(calledFrom)"
+    }
+    return "\(who) waits in \(innermost)\(calledFrom)"
+  }
+
+  /// The compiler's glue between a function and its caller.
+  private static let thunks = ["partial apply forwarder", "reabstraction thunk", "thunk for "]
+
+  /// What the frames of the run's own wrapping of the body (and of the test trait's) are
+  /// named by.
+  private static let runsOwnFrames = ["SchedulersDeterministic.", "SchedulersTesting."]
+
+  /// The functions that suspend a task on a continuation.
+  private static let continuationMakers = [
+    "withCheckedContinuation", "withCheckedThrowingContinuation", "withUnsafeContinuation",
+    "withUnsafeThrowingContinuation",
+  ]
+
   func pendingSuffix() -> String {
     describeLeftovers().map { " Pending: \($0)." } ?? ""
   }

@@ -72,6 +72,9 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// Watches the run's tasks end, to report the errors nobody can await; `nil` when the run
   /// lets them go, or the process cannot tell how a task ended.
   let taskEndings: TaskEndingWatch?
+  /// The id of the body's task (`RuntimeABI.id(of:)`), so that a report can point it out
+  /// among the run's tasks; 0 until the task is made.
+  let bodysTaskID = Atomic<UInt32>(0)
 
   init(
     router: any JobRouter,

@@ -87,6 +87,13 @@ extension ExplorationTests {
         standardError.contains(
           "What the run found before it cancelled the body: Deterministic run deadlocked: the body is suspended and nothing in the run can resume it"
         ), "\(standardError)")
+      // Which task waits, and on which continuation.
+      #if os(Linux)
+        #expect(
+          standardError.contains(
+            "the body's task waits on a continuation that SchedulersTests.receiveWhatIsSent(_:) made (withCheckedContinuation), which nothing in the run can resume any more"
+          ), "\(standardError)")
+      #endif
       // The schedule, its seed and its last jobs.
       #expect(
         standardError.contains("The process is stopping while exploring schedules, in schedule"))
