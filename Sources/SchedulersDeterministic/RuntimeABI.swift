@@ -171,8 +171,11 @@ struct TaskHeader {
     let word = MemoryLayout<UInt>.size
     var points = [job.load(fromByteOffset: 7 * word, as: UInt.self)]
     var context = job.load(fromByteOffset: 8 * word, as: UInt.self)
-    // A frame is aligned to 16 bytes (`MaximumAlignment`); anything else is not a frame.
-    while context != 0, context & 0xF == 0, points.count < limit {
+    // A frame is aligned to 16 bytes (`MaximumAlignment`) and lies in user space, above the
+    // first 64 KiB; anything else is not a frame, and is not followed.
+    while context != 0, context & 0xF == 0, context >= 1 << 16, context < 1 << 47,
+      points.count < limit
+    {
       guard let frame = UnsafeRawPointer(bitPattern: context) else { break }
       let resumeParent = frame.load(fromByteOffset: word, as: UInt.self)
       context = frame.load(as: UInt.self)

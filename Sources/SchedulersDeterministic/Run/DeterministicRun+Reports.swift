@@ -55,7 +55,9 @@ extension DeterministicRun {
   /// (`droppedTaskErrors: .ignored`) or the runtime's frames are not read
   /// (`RuntimeABI.resumePointsAreKnown`). Read while no job of the run runs.
   func waitingSuffix() -> String {
-    guard let taskEndings else { return "" }
+    // On the main-queue backend main-actor jobs bypass the run, so a task of the run may be
+    // running on the main queue now, and its frames must not be read.
+    guard let taskEndings, !mainActorJobsStayOnMainQueue else { return "" }
     let bodysTask = bodysTaskID.load(ordering: .relaxed)
     let waits = taskEndings.whereTasksWait().compactMap { task -> String? in
       let who = task.id == bodysTask ? "the body's task" : "task \(task.id)"

@@ -134,11 +134,15 @@ enum FunctionNames {
     var label = ""
     var inLabel = true
     var parameters = 0
+    var previous: Character = " "
     for character in list {
+      defer { previous = character }
       switch character {
       case "(", "<", "[":
         depth += 1
         if depth == 1 { continue }
+      case ">" where previous == "-":
+        break  // the arrow of a function type, not a bracket
       case ")", ">", "]":
         depth -= 1
       default: break
@@ -231,7 +235,7 @@ enum FunctionNames {
         let header = programHeaders &+ index &* programHeaderSize
         if read(header, as: UInt32.self) == 1 {
           lowest = min(
-            lowest, UInt(truncatingIfNeeded: read(header + 16, as: UInt64.self)) & ~0xFFF)
+            lowest, UInt(truncatingIfNeeded: read(header &+ 16, as: UInt64.self)) & ~0xFFF)
         }
       }
       // The section headers: the full symbol table (type 2), or the dynamic one (type 11),
@@ -242,12 +246,12 @@ enum FunctionNames {
       func section(_ index: Int) -> (type: UInt32, range: Range<Int>, link: Int) {
         let header = sectionHeaders &+ index &* sectionHeaderSize
         let start = min(
-          max(0, Int(truncatingIfNeeded: read(header + 24, as: UInt64.self))), file.count)
-        let size = Int(truncatingIfNeeded: read(header + 32, as: UInt64.self))
+          max(0, Int(truncatingIfNeeded: read(header &+ 24, as: UInt64.self))), file.count)
+        let size = Int(truncatingIfNeeded: read(header &+ 32, as: UInt64.self))
         let end = min(start &+ size, file.count)
         return (
-          read(header + 4, as: UInt32.self), start..<max(start, end),
-          Int(truncatingIfNeeded: read(header + 40, as: UInt32.self))
+          read(header &+ 4, as: UInt32.self), start..<max(start, end),
+          Int(truncatingIfNeeded: read(header &+ 40, as: UInt32.self))
         )
       }
       let all = (0..<sectionCount).map(section)
@@ -277,9 +281,10 @@ enum FunctionNames {
         guard start <= address, address < start &+ size else { continue }
         let name =
           names.lowerBound &+ Int(file.loadUnaligned(fromByteOffset: position, as: UInt32.self))
-        guard name >= 0, name < names.upperBound else { return nil }
-        return String(
-          cString: file.baseAddress!.advanced(by: name).assumingMemoryBound(to: CChar.self))
+        guard name >= 0, name < names.upperBound,
+          let end = file[name..<names.upperBound].firstIndex(of: 0)
+        else { return nil }
+        return String(decoding: file[name..<end], as: UTF8.self)
       }
       return nil
     }

@@ -25,10 +25,12 @@ actor ForgetfulInbox {
 /// from where, and the continuation nobody can resume any more.
 @Suite("A deadlock says where the run's tasks wait")
 struct WhereTasksWaitTests {
-  /// Where a task's frames are read (`TaskHeader.resumePoints`): Linux, where it is tested.
+  /// Where a task's frames are read (`TaskHeader.resumePoints`): Linux, where it is tested,
+  /// and not on the main-queue backend, whose main-actor jobs bypass the run. (Not asked of
+  /// the probe: a runtime laid out otherwise should fail this test, not skip it.)
   static var framesAreReadHere: Bool {
     #if os(Linux)
-      true
+      DeterministicExecution.backend != .globalHookAndMainQueue
     #else
       false
     #endif
@@ -92,6 +94,10 @@ struct WhereTasksWaitTests {
       "MyApp.receive(_:_:)"
     ),
     ("MyApp.Model.load() async throws(MyApp.LoadError) -> ()", "MyApp.Model.load()"),
+    (
+      "Swift.withTaskCancellationHandler<A>(operation: () async throws -> A, onCancel: @Sendable () -> (), isolation: isolated Swift.Optional<Swift.Actor>) async throws -> A",
+      "withTaskCancellationHandler(operation:onCancel:isolation:)"
+    ),
   ])
   func aDemangledNameReadsAsTheFunction(demangled: String, readable: String) {
     #expect(FunctionNames.readable(demangled) == readable)
