@@ -96,6 +96,13 @@ extension DeterministicExecution {
     DeterministicRun.current?.jobStart.lastWindow
   }
 
+  /// How wide the widest of those windows was, over every plain `Task.sleep` of the run so far
+  /// (`nil` outside a run): what a test of several sleeps reads to know whether a preemption
+  /// can have moved one of them. For this package's tests of that recovery.
+  package static var widestPlainSleepWindow: Duration? {
+    DeterministicRun.current?.jobStart.widestWindow
+  }
+
   /// Starts work that runs for the length of the run, in the background: endless work (a
   /// repeating timer, a polling loop) that the body does not wait for. When the body returns,
   /// the run cancels it; ending that way does not fail the test. kotlinx-coroutines-test calls

@@ -78,12 +78,17 @@ final class JobStart: Sendable {
   private let thread = Atomic<UInt>(0)
   /// The width of the last plain sleep's window, in nanoseconds (`lastWindow`).
   private let lastWindowNanoseconds = Atomic<Int64>(0)
+  /// The width of the widest window so far, in nanoseconds (`widestWindow`).
+  private let widestWindowNanoseconds = Atomic<Int64>(0)
 
   init(clocks: JobClocks = .system) { self.clocks = clocks }
 
   /// How wide the last plain sleep's window was: above 500 µs only when its thread was
   /// preempted during its job, the one case where its delay may come out rounder than asked.
   var lastWindow: Duration { .nanoseconds(lastWindowNanoseconds.load(ordering: .relaxed)) }
+
+  /// How wide the widest plain sleep's window was: a test of several sleeps reads it.
+  var widestWindow: Duration { .nanoseconds(widestWindowNanoseconds.load(ordering: .relaxed)) }
 
   /// Called on the job's thread just before it runs.
   func markStart() {
@@ -96,7 +101,9 @@ final class JobStart: Sendable {
   /// the runtime read a moment before: called from the sleeping job.
   func delay(fromGap gap: Duration) -> Duration {
     let slack = slack()
-    lastWindowNanoseconds.store(Int64(Nanoseconds.saturating(slack)), ordering: .relaxed)
+    let width = Int64(Nanoseconds.saturating(slack))
+    lastWindowNanoseconds.store(width, ordering: .relaxed)
+    _ = widestWindowNanoseconds.max(width, ordering: .relaxed)
     return roundestDuration(from: gap, through: gap + slack)
   }
 
