@@ -120,6 +120,19 @@
     ) {
       add(0 &- operand, ordering: ordering)
     }
+
+    /// Replaces the value with `operand` if `operand` is greater, as `Synchronization.Atomic`
+    /// does.
+    @discardableResult
+    package func max(_ operand: Value, ordering: PortableAtomicOrdering) -> (
+      oldValue: Value, newValue: Value
+    ) {
+      mutex.withLock { value in
+        let old = value
+        value = Swift.max(value, operand)
+        return (old, value)
+      }
+    }
   }
 
   @usableFromInline typealias Mutex<Value> = PortableMutex<Value>

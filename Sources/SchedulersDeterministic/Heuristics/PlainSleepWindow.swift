@@ -103,7 +103,7 @@ final class JobStart: Sendable {
     let slack = slack()
     let width = Int64(Nanoseconds.saturating(slack))
     lastWindowNanoseconds.store(width, ordering: .relaxed)
-    _ = widestWindowNanoseconds.max(width, ordering: .relaxed)
+    widestWindowNanoseconds.max(width, ordering: .relaxed)
     return roundestDuration(from: gap, through: gap + slack)
   }
 
