@@ -400,7 +400,6 @@ private func runDeterministically<R: Sendable>(
       }
     }
     ActiveRuns.noteBodysTask(task, of: run)
-    run.bodysTaskID.store(RuntimeABI.id(of: task), ordering: .relaxed)
     bodyTask.withLock { $0 = task }
     // A cancellation that came before the task was stored found nothing to cancel.
     if Task.isCancelled { task.cancel() }

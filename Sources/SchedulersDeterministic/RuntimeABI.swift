@@ -316,10 +316,9 @@ struct RetainCalls: @unchecked Sendable {
   let count: @convention(c) (UnsafeMutableRawPointer) -> Int
 
   static let found: RetainCalls? = {
-    guard let process = dlopen(nil, RTLD_NOW),
-      let retain = dlsym(process, "swift_retain"),
-      let release = dlsym(process, "swift_release"),
-      let count = dlsym(process, "swift_retainCount")
+    guard let retain = processSymbol("swift_retain"),
+      let release = processSymbol("swift_release"),
+      let count = processSymbol("swift_retainCount")
     else { return nil }
     return RetainCalls(
       retain: unsafeBitCast(
@@ -337,8 +336,16 @@ func currentTaskName() -> String? {
 }
 
 private let readCurrentTaskName: (@convention(c) () -> UnsafePointer<CChar>?)? = {
-  guard let process = dlopen(nil, RTLD_NOW),
-    let symbol = dlsym(process, "swift_task_getCurrentTaskName")
-  else { return nil }
-  return unsafeBitCast(symbol, to: (@convention(c) () -> UnsafePointer<CChar>?).self)
+  processSymbol("swift_task_getCurrentTaskName").map {
+    unsafeBitCast($0, to: (@convention(c) () -> UnsafePointer<CChar>?).self)
+  }
 }()
+
+/// The address of `name`, a function or variable of the process or of a library it has loaded
+/// (the Swift runtime's, the C library's), or `nil` where none is found: what the package reads
+/// of the runtime it finds at run time, since Swift code may not name the runtime's entry points,
+/// and some exist only in some runtimes.
+func processSymbol(_ name: String) -> UnsafeMutableRawPointer? {
+  guard let process = dlopen(nil, RTLD_NOW) else { return nil }
+  return dlsym(process, name)
+}

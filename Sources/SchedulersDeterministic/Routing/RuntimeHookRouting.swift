@@ -62,8 +62,7 @@ import Synchronization
 
     /// Why the hooks cannot route here, when `make(routingMainActor:)` finds them missing.
     static func unavailableReason(routingMainActor: Bool) -> String {
-      guard let process = dlopen(nil, RTLD_NOW) else { return "dlopen found no process image" }
-      if dlsym(process, "swift_task_enqueueGlobal_hook") == nil {
+      if processSymbol("swift_task_enqueueGlobal_hook") == nil {
         return "the concurrency runtime's hook variables were not found (dlsym)"
       }
       if routingMainActor {
@@ -121,12 +120,11 @@ import Synchronization
     /// The process's router, once its hooks are found; `nil` where they are not.
     /// `routingMainActor` asks for the mode with the main executor's hook.
     static func make(routingMainActor: Bool) -> RuntimeHookRouter? {
-      guard let process = dlopen(nil, RTLD_NOW) else { return nil }
       func find<T>(_ name: String, as type: T.Type) -> UnsafeMutablePointer<T?>? {
-        dlsym(process, name)?.assumingMemoryBound(to: T?.self)
+        processSymbol(name)?.assumingMemoryBound(to: T?.self)
       }
       func function<T>(_ name: String, as type: T.Type) -> T? {
-        dlsym(process, name).map { unsafeBitCast($0, to: type) }
+        processSymbol(name).map { unsafeBitCast($0, to: type) }
       }
       guard
         let enqueueGlobalVariable = find(

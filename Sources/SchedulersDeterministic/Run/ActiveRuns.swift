@@ -135,9 +135,10 @@ enum ActiveRuns {
   }
 
   /// Notes the body's task, made once `run` has begun: the tasks numbered below it were made
-  /// before the run.
+  /// before the run. The run keeps its id too, so that a report can point the task out.
   static func noteBodysTask(_ task: Task<Void, Never>, of run: DeterministicRun) {
     let id = RuntimeABI.id(of: task)
+    run.bodysTaskID.store(id, ordering: .relaxed)
     state.withLock { state in
       if state.takingEveryJob === run { state.bodysTaskID = id }
     }

@@ -73,7 +73,7 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// lets them go, or the process cannot tell how a task ended.
   let taskEndings: TaskEndingWatch?
   /// The id of the body's task (`RuntimeABI.id(of:)`), so that a report can point it out
-  /// among the run's tasks; 0 until the task is made.
+  /// among the run's tasks; 0 until the task is made (`ActiveRuns.noteBodysTask` sets it).
   let bodysTaskID = Atomic<UInt32>(0)
 
   init(

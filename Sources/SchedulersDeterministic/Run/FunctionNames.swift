@@ -66,10 +66,7 @@ enum FunctionNames {
   private typealias DLAddr = @convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32
 
   private static let dladdr: DLAddr? = {
-    guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "dladdr") else {
-      return nil
-    }
-    return unsafeBitCast(symbol, to: DLAddr.self)
+    processSymbol("dladdr").map { unsafeBitCast($0, to: DLAddr.self) }
   }()
 
   #if os(Linux)
@@ -187,9 +184,7 @@ enum FunctionNames {
     ) -> UnsafeMutablePointer<CChar>?
 
   private static let swiftDemangle: Demangle? = {
-    guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "swift_demangle")
-    else { return nil }
-    return unsafeBitCast(symbol, to: Demangle.self)
+    processSymbol("swift_demangle").map { unsafeBitCast($0, to: Demangle.self) }
   }()
 }
 
