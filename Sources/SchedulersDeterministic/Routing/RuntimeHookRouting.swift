@@ -1,6 +1,6 @@
 // The runtime-hooks backend: the hook variables of `libswift_Concurrency`, plain C globals that
 // every Swift runtime since 5.5 exports, found with `dlsym` so that this compiles with every
-// toolchain. See ../../../docs/deterministic-execution.md for what was measured with them.
+// toolchain. The repository's docs/deterministic-execution.md says what was measured with them.
 //
 // - `swift_task_enqueueGlobal_hook` receives every job for the global executor;
 // - `swift_task_getMainExecutor_hook` makes the main actor's executor a serial executor of

@@ -140,8 +140,7 @@ struct PlainSleepTests {
         // The hand-over (at most the window) took the gap that far below 200 µs, and the window
         // reaches as far above the gap.
         let width = DispatchQueue.SchedulerTimeType.Stride.nanoseconds(
-          Int(window.components.seconds) * 1_000_000_000
-            + Int(window.components.attoseconds / 1_000_000_000))
+          Nanoseconds.saturating(window))
         #expect(due.count == 1)
         #expect(
           length >= .microseconds(200) - width && length <= .microseconds(200) + width,
