@@ -8,7 +8,7 @@ import Testing
 /// process with Swift Testing's exit tests, and the message read from its standard error.
 @Suite("Bad input stops with a message naming the problem")
 struct BadInputTests {
-  @Test func zeroRepeatIntervalOnTheTestScheduler() async {
+  @Test(.exitTestOffThePool) func zeroRepeatIntervalOnTheTestScheduler() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let scheduler = DispatchQueue.test
       _ = scheduler.schedule(after: scheduler.now, interval: .zero) {}
@@ -17,7 +17,7 @@ struct BadInputTests {
       of: result, toContain: "a repeating action needs an interval greater than zero")
   }
 
-  @Test func negativeRepeatIntervalOnTheTestScheduler() async {
+  @Test(.exitTestOffThePool) func negativeRepeatIntervalOnTheTestScheduler() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let scheduler = DispatchQueue.test
       _ = scheduler.schedule(after: scheduler.now, interval: .seconds(-1)) {}
@@ -26,7 +26,7 @@ struct BadInputTests {
       of: result, toContain: "a repeating action needs an interval greater than zero")
   }
 
-  @Test func zeroRepeatIntervalOnTheImmediateScheduler() async {
+  @Test(.exitTestOffThePool) func zeroRepeatIntervalOnTheImmediateScheduler() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = DispatchQueue.immediate.schedule(after: DispatchQueue.virtualEpoch, interval: .zero) {}
     }
@@ -34,14 +34,14 @@ struct BadInputTests {
       of: result, toContain: "VirtualImmediateScheduler: a repeating action needs an interval")
   }
 
-  @Test func advancingByANegativeStride() async {
+  @Test(.exitTestOffThePool) func advancingByANegativeStride() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       DispatchQueue.test.advance(by: .seconds(-1))
     }
     expectStandardError(of: result, toContain: "advance(by:) needs a stride of zero or more")
   }
 
-  @Test func anActionThatAdvancesItsOwnScheduler() async {
+  @Test(.exitTestOffThePool) func anActionThatAdvancesItsOwnScheduler() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let scheduler = DispatchQueue.test
       scheduler.schedule { scheduler.advance(by: .seconds(1)) }
@@ -50,7 +50,7 @@ struct BadInputTests {
     expectStandardError(of: result, toContain: "called from inside a scheduled action")
   }
 
-  @Test func twoAdvancesAtOnce() async {
+  @Test(.exitTestOffThePool) func twoAdvancesAtOnce() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let scheduler = DispatchQueue.test
       let actionStarted = DispatchSemaphore(value: 0)
@@ -70,7 +70,8 @@ struct BadInputTests {
   // Combine's, which define their own handling of these.
   #if !canImport(Combine)
     /// The message names the values and the operation, not a bare "arithmetic overflow".
-    @Test func strideArithmeticThatOverflowsNamesTheValuesAndTheOperation() async {
+    @Test(.exitTestOffThePool)
+    func strideArithmeticThatOverflowsNamesTheValuesAndTheOperation() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         let long = DispatchQueue.SchedulerTimeType.Stride.nanoseconds(.max - 5)
         _ = long + .seconds(1)
@@ -80,7 +81,7 @@ struct BadInputTests {
         toContain: "Stride arithmetic overflows: 9223372036854775802 ns + 1 s does not fit")
     }
 
-    @Test func zeroRepeatIntervalOnADispatchQueue() async {
+    @Test(.exitTestOffThePool) func zeroRepeatIntervalOnADispatchQueue() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         let queue = DispatchQueue(label: "bad-input")
         _ = queue.schedule(after: queue.now, interval: .zero) {}
@@ -89,21 +90,21 @@ struct BadInputTests {
         of: result, toContain: "DispatchQueue: a repeating action needs an interval")
     }
 
-    @Test func notANumberOfSeconds() async {
+    @Test(.exitTestOffThePool) func notANumberOfSeconds() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         _ = DispatchQueue.SchedulerTimeType.Stride.seconds(Double.nan)
       }
       expectStandardError(of: result, toContain: "A stride of nan seconds is not finite")
     }
 
-    @Test func zeroRepeatIntervalOnARunLoop() async {
+    @Test(.exitTestOffThePool) func zeroRepeatIntervalOnARunLoop() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         _ = RunLoop.main.schedule(after: RunLoop.main.now, interval: .zero) {}
       }
       expectStandardError(of: result, toContain: "RunLoop: a repeating action needs an interval")
     }
 
-    @Test func negativeRepeatIntervalOnAnOperationQueue() async {
+    @Test(.exitTestOffThePool) func negativeRepeatIntervalOnAnOperationQueue() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         let queue = OperationQueue()
         _ = queue.schedule(after: queue.now, interval: .seconds(-1)) {}
@@ -114,7 +115,7 @@ struct BadInputTests {
           "OperationQueue: a repeating action needs an interval greater than zero, got -1 s")
     }
 
-    @Test func aRunLoopStrideOfNotANumberOfSeconds() async {
+    @Test(.exitTestOffThePool) func aRunLoopStrideOfNotANumberOfSeconds() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         _ = RunLoop.SchedulerTimeType.Stride.seconds(Double.nan)
       }
@@ -122,28 +123,28 @@ struct BadInputTests {
         of: result, toContain: "A scheduler stride needs a finite number of seconds, got nan")
     }
 
-    @Test func infiniteSeconds() async {
+    @Test(.exitTestOffThePool) func infiniteSeconds() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         _ = DispatchQueue.SchedulerTimeType.Stride.seconds(Double.infinity)
       }
       expectStandardError(of: result, toContain: "A stride of inf seconds is not finite")
     }
 
-    @Test func secondsBeyondTheStridesRange() async {
+    @Test(.exitTestOffThePool) func secondsBeyondTheStridesRange() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         _ = DispatchQueue.SchedulerTimeType.Stride.seconds(1e300)
       }
       expectStandardError(of: result, toContain: "does not fit in Int nanoseconds")
     }
 
-    @Test func wholeSecondsBeyondTheStridesRange() async {
+    @Test(.exitTestOffThePool) func wholeSecondsBeyondTheStridesRange() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         _ = DispatchQueue.SchedulerTimeType.Stride.seconds(Int.max)
       }
       expectStandardError(of: result, toContain: "9223372036854775807 seconds does not fit")
     }
 
-    @Test func aRepeatingActionWhoseNextDeadlineOverflowsTheClock() async {
+    @Test(.exitTestOffThePool) func aRepeatingActionWhoseNextDeadlineOverflowsTheClock() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         let scheduler = DispatchQueue.test
         let end = DispatchQueue.SchedulerTimeType(uptimeNanoseconds: .max)
@@ -155,7 +156,7 @@ struct BadInputTests {
     }
   #endif
 
-  @Test func aMainActorActionRunOffTheMainActor() async {
+  @Test(.exitTestOffThePool) func aMainActorActionRunOffTheMainActor() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let scheduler = DispatchQueue.test
       scheduler.schedule { @MainActor in }
@@ -170,7 +171,7 @@ struct BadInputTests {
     expectStandardError(of: result, toContain: "ran off the main actor")
   }
 
-  @Test func negativeRunBound() async {
+  @Test(.exitTestOffThePool) func negativeRunBound() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       DispatchQueue.test.run(maxActions: -1)
     }
@@ -194,7 +195,7 @@ func expectStandardError(
 /// the process at its first read, naming the variable and the values it takes: never ignored.
 @Suite("An environment variable's unknown value is refused")
 struct EnvironmentValueTests {
-  @Test func aShuffleSeedThatIsNotANumber() async {
+  @Test(.exitTestOffThePool) func aShuffleSeedThatIsNotANumber() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       setenv("SCHEDULERS_SHUFFLE_SEED", "tuesday", 1)
       _ = DispatchQueue.test(order: .shuffled)
@@ -205,7 +206,7 @@ struct EnvironmentValueTests {
         "SCHEDULERS_SHUFFLE_SEED must be a number, decimal or 0x hexadecimal, got \"tuesday\"")
   }
 
-  @Test func aStalledSleepLimitThatIsNotSeconds() async {
+  @Test(.exitTestOffThePool) func aStalledSleepLimitThatIsNotSeconds() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       setenv("SCHEDULERS_STALLED_SLEEP_LIMIT", "soon", 1)
       let scheduler = DispatchQueue.test
@@ -220,7 +221,7 @@ struct EnvironmentValueTests {
     )
   }
 
-  @Test func aBackendThePackageDoesNotKnow() async {
+  @Test(.exitTestOffThePool) func aBackendThePackageDoesNotKnow() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       setenv("SCHEDULERS_DETERMINISTIC_BACKEND", "fastest", 1)
       _ = DeterministicExecution.backend
@@ -232,7 +233,7 @@ struct EnvironmentValueTests {
     )
   }
 
-  @Test func anExplorationSeedThatIsNotANumber() async {
+  @Test(.exitTestOffThePool) func anExplorationSeedThatIsNotANumber() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       setenv("SCHEDULERS_EXPLORATION_SEED", "lucky", 1)
       _ = environmentNumber("SCHEDULERS_EXPLORATION_SEED")
@@ -243,7 +244,7 @@ struct EnvironmentValueTests {
         "SCHEDULERS_EXPLORATION_SEED must be a number, decimal or 0x hexadecimal, got \"lucky\"")
   }
 
-  @Test func anEveryRunStrategyThePackageDoesNotKnow() async {
+  @Test(.exitTestOffThePool) func anEveryRunStrategyThePackageDoesNotKnow() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       setenv("SCHEDULERS_EXPLORE_EVERY_RUN", "always", 1)
       try? await withDeterministicExecution {}
@@ -253,7 +254,7 @@ struct EnvironmentValueTests {
       toContain: "SCHEDULERS_EXPLORE_EVERY_RUN must be pct or random, got \"always\"")
   }
 
-  @Test func aContractsSwitchThatIsNotZeroOrOne() async {
+  @Test(.exitTestOffThePool) func aContractsSwitchThatIsNotZeroOrOne() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       setenv("SCHEDULERS_CHECK_CONTRACTS", "yes", 1)
       try? await withDeterministicExecution {}
@@ -278,7 +279,7 @@ struct EnvironmentValueTests {
 /// standard error), never silently and never once per run.
 @Suite("A fallback says so, once")
 struct FallbackWarningTests {
-  @Test func aFallbackIsWarnedAboutOncePerProcess() async {
+  @Test(.exitTestOffThePool) func aFallbackIsWarnedAboutOncePerProcess() async {
     let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
       FallbackWarnings.warnOnce("probe", "the probe feature is off here: no probe")
       FallbackWarnings.warnOnce("probe", "the probe feature is off here: no probe")

@@ -277,7 +277,7 @@ struct TestSchedulerTests {
   /// rather than popping them one at a time (docs/performance.md). The order must stay the
   /// heap's: deadline, then scheduling order, with cancellations and work scheduled meanwhile
   /// (before, among and after the sorted ones) in their places.
-  @Test func aLargeQueueMostlyDueRunsInDeadlineThenSchedulingOrder() {
+  @Test(.offTheCooperativePool) func aLargeQueueMostlyDueRunsInDeadlineThenSchedulingOrder() {
     let scheduler = DispatchQueue.test
     let start = scheduler.now
     let log = Recorder<Int>()
@@ -358,7 +358,7 @@ struct TestSchedulerTests {
     timer.cancel()
   }
 
-  @Test func theSchedulerIsUsableFromManyThreadsWhileOneAdvances() {
+  @Test(.offTheCooperativePool) func theSchedulerIsUsableFromManyThreadsWhileOneAdvances() {
     let scheduler = DispatchQueue.test
     let ran = Counter()
     let threads = 4

@@ -88,7 +88,7 @@ struct UnimplementedSchedulerTests {
   /// With no current test (an exit test's body runs in a child process with none), the use
   /// still fails the test run, and the message also goes to standard error; the process goes
   /// on.
-  @Test func withNoCurrentTestItFailsTheRunAndPrints() async {
+  @Test(.exitTestOffThePool) func withNoCurrentTestItFailsTheRunAndPrints() async {
     await withKnownIssue {
       let result = await #expect(
         processExitsWith: .success, observing: [\.standardErrorContent]

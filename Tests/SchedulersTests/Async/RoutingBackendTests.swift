@@ -24,7 +24,7 @@ struct RoutingBackendTests {
   /// Asking which backend there is installs nothing: a suite's `.enabled(if:)` reads it in
   /// every process, and the custom executors are for runs only. In a process of its own, which
   /// no run has touched yet.
-  @Test func readingTheBackendInstallsNothing() async {
+  @Test(.exitTestOffThePool) func readingTheBackendInstallsNothing() async {
     await #expect(processExitsWith: .success) {
       let backend = DeterministicExecution.backend
       // (Exit codes, not expectations: the child says what it saw by how it ends.)
@@ -218,7 +218,7 @@ struct RealPlainSleepWarningTests {
   static let warning =
     "warning: deterministic execution: a plain Task.sleep inside a run sleeps in real time here"
 
-  @Test func underTheRuntimeHooksOnThisRuntime() async {
+  @Test(.exitTestOffThePool) func underTheRuntimeHooksOnThisRuntime() async {
     let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
       setenv("SCHEDULERS_DETERMINISTIC_BACKEND", "hooks", 1)
       // (Where the hooks cannot route the main actor, as on Apple's 18 to 25 generations, the
@@ -233,7 +233,7 @@ struct RealPlainSleepWarningTests {
     #expect(standardError.contains("(backend: runtime hooks;"), "\(standardError)")
   }
 
-  @Test func notUnderTheCustomExecutors() async {
+  @Test(.exitTestOffThePool) func notUnderTheCustomExecutors() async {
     let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
       setenv("SCHEDULERS_DETERMINISTIC_BACKEND", "custom-executors", 1)
       guard DeterministicExecution.backend == .customExecutors else { return }

@@ -11,7 +11,7 @@ import Testing
 /// itself.
 @Suite("A run checks its contracts when asked")
 struct RunContractTests {
-  @Test func aBrokenInvariantIsNamed() async {
+  @Test(.exitTestOffThePool) func aBrokenInvariantIsNamed() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       setenv("SCHEDULERS_CHECK_CONTRACTS", "1", 1)
       var state = DeterministicRun.State()
@@ -24,7 +24,7 @@ struct RunContractTests {
       "\(text)")
   }
 
-  @Test func twoJobsOfARunAtOnceAreNamed() async {
+  @Test(.exitTestOffThePool) func twoJobsOfARunAtOnceAreNamed() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       setenv("SCHEDULERS_CHECK_CONTRACTS", "1", 1)
       guard let router = jobRouter else { exit(1) }
@@ -58,7 +58,7 @@ struct RuntimeProbeTests {
     #expect(RuntimeABI.headerIsKnown)
   }
 
-  @Test func aFailedProbeIsWarnedAboutAndRunsStillWork() async {
+  @Test(.exitTestOffThePool) func aFailedProbeIsWarnedAboutAndRunsStillWork() async {
     let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
       RuntimeABI.pretendsTheHeaderIsUnknown.store(true, ordering: .relaxed)
       let scheduler = DispatchQueue.test

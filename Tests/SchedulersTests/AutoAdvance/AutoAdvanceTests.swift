@@ -245,7 +245,7 @@ struct AutoAdvanceTests {
 /// checked where the bounds are made, before any run, so these need no backend.
 @Suite("Auto-advance: bounds that bound nothing are refused")
 struct AutoAdvanceBoundTests {
-  @Test func zeroSteps() async {
+  @Test(.exitTestOffThePool) func zeroSteps() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = DeterministicExecution.VirtualTime.autoAdvance(maxSteps: 0)
     }
@@ -253,7 +253,7 @@ struct AutoAdvanceBoundTests {
       of: result, toContain: "VirtualTime.autoAdvance(maxSteps:) needs at least one step, got 0")
   }
 
-  @Test func aNegativeVirtualTime() async {
+  @Test(.exitTestOffThePool) func aNegativeVirtualTime() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = DeterministicExecution.VirtualTime.autoAdvance(maxVirtualTime: .seconds(-1))
     }

@@ -41,7 +41,7 @@ struct ShuffledOrderTests {
 
   /// Only `.shuffled` writes its (process-wide) seed to standard error, once: a scheduler
   /// given its seed writes nothing, so a loop over 100 seeds does not write 100 lines.
-  @Test func theSeedIsWrittenOncePerProcessNotOncePerScheduler() async {
+  @Test(.exitTestOffThePool) func theSeedIsWrittenOncePerProcessNotOncePerScheduler() async {
     let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
       for seed in 0..<100 { _ = DispatchQueue.test(order: .shuffled(seed: UInt64(seed))) }
       for _ in 0..<100 { _ = DispatchQueue.test(order: .shuffled) }

@@ -78,7 +78,7 @@ struct WaitForPendingWorkTests {
     }
   }
 
-  @Test func aNegativeCountIsRefusedNamingIt() async {
+  @Test(.exitTestOffThePool) func aNegativeCountIsRefusedNamingIt() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       try await DispatchQueue.test.waitForPendingWork(count: -1)
     }

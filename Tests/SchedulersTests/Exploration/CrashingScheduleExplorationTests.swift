@@ -53,7 +53,7 @@ func replyOrTimeout<Guard: ResumeGuard>(_: Guard.Type) async -> Int {
 extension ExplorationTests {
   @Suite("A schedule that stops the process is a finding")
   struct CrashingSchedules {
-    @Test(.explorationNeedsTheCustomExecutors)
+    @Test(.exitTestOffThePool, .explorationNeedsTheCustomExecutors)
     func aDoubleResumeEndsTheProcessWithASeedThatReplaysIt() async throws {
       let found = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         await withDeterministicExecution(exploring: .exploring(schedules: 1_000)) {

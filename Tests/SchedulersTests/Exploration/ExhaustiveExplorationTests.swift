@@ -24,7 +24,7 @@ extension ExplorationTests {
     /// The fixed account is proved: every schedule up to two preemptions passes, and the
     /// exploration says how many there were. Read from the standard output of a child process,
     /// where the exploration writes that line.
-    @Test(.explorationNeedsTheCustomExecutors)
+    @Test(.exitTestOffThePool, .explorationNeedsTheCustomExecutors)
     func theFixedAccountPassesEveryScheduleUpToTwoPreemptions() async throws {
       let child = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
         await withDeterministicExecution(
@@ -42,7 +42,7 @@ extension ExplorationTests {
       #expect(try #require(Int(proof.1)) > 10, "\(output)")
     }
 
-    @Test func aCapBelowTheCountSaysItIsNoProof() async throws {
+    @Test(.exitTestOffThePool) func aCapBelowTheCountSaysItIsNoProof() async throws {
       let child = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
         await withDeterministicExecution(
           exploring: .exploring(schedules: 3, strategy: .exhaustive(preemptions: 2))

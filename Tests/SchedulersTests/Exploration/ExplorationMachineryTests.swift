@@ -129,7 +129,7 @@ extension ExplorationTests {
       #expect(seen.count >= 2, "orders seen off the main actor: \(seen)")
     }
 
-    @Test func exploringNoScheduleIsRefused() async {
+    @Test(.exitTestOffThePool) func exploringNoScheduleIsRefused() async {
       let result = await #expect(
         processExitsWith: .failure, observing: [\.standardErrorContent]
       ) {

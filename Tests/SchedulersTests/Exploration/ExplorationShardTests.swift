@@ -11,7 +11,7 @@ extension ExplorationTests {
   /// reports replays in any process, without the variable.
   @Suite("Exploration split across processes")
   struct ExplorationShards {
-    @Test(.explorationNeedsTheCustomExecutors)
+    @Test(.exitTestOffThePool, .explorationNeedsTheCustomExecutors)
     func aShardRunsEveryEighthScheduleAndItsSeedReplaysAnywhere() async throws {
       // The child sets the variable for itself, so no other test of this process sees it, and
       // prints what the exploration reported.
@@ -54,7 +54,7 @@ extension ExplorationTests {
       #expect(replayed.withLock { $0 }.contains { $0.contains("The replayed schedule fails") })
     }
 
-    @Test func aShardThatIsNotANumberOverACountIsRefused() async {
+    @Test(.exitTestOffThePool) func aShardThatIsNotANumberOverACountIsRefused() async {
       let child = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         setenv("SCHEDULERS_EXPLORATION_SHARD", "9/8", 1)
         await withDeterministicExecution(exploring: .exploring(schedules: 1)) {}

@@ -74,7 +74,7 @@ extension ExplorationTests {
       }
     }
 
-    @Test(.explorationNeedsTheCustomExecutors)
+    @Test(.exitTestOffThePool, .explorationNeedsTheCustomExecutors)
     func aLostWakeUpUnderTheTraitEndsTheProcessWithASeedThatReplaysIt() async throws {
       let found = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         try await HangingSchedules.exploreUnderTheTrait()

@@ -6,8 +6,9 @@ import Testing
 /// after every operation. The differential fuzz reaches the queue only through the scheduler,
 /// with a few dozen operations a program: too few to fill it with tombstones, to wrap its order
 /// counter, or to make it sort its due keys (from 32,768 keys on), the paths checked here with
-/// small limits.
-@Suite("The test scheduler's queue against a sorted list", .offTheCooperativePool)
+/// small limits. The fuzzers and the large queue run off the cooperative pool; the quick checks
+/// stay on it, not behind them in the heavy tests' one queue.
+@Suite("The test scheduler's queue against a sorted list")
 struct ScheduleQueueTests {
   /// One queued action of the model: what the queue must hand back, in which order.
   struct Expected {
@@ -91,7 +92,7 @@ struct ScheduleQueueTests {
     #expect(queue.sortedEntries().map(identify) == model.map(\.id))
   }
 
-  @Test(arguments: 0..<20)
+  @Test(.offTheCooperativePool, arguments: 0..<20)
   func agreesWithASortedListUnderHeavyCancellation(seed: UInt64) {
     var queue = ScheduleQueue<Int>(sortThreshold: 8)
     Self.fuzz(queue: &queue, seed: seed, steps: 3_000, maxPending: 300, cancelWeight: 6)
@@ -99,7 +100,7 @@ struct ScheduleQueueTests {
 
   /// An order limit of 50 with up to 40 pending: the counter wraps every few dozen insertions,
   /// and the renumbered keys must keep first-in, first-out among equal deadlines.
-  @Test(arguments: 0..<20)
+  @Test(.offTheCooperativePool, arguments: 0..<20)
   func keepsFirstInFirstOutAcrossRenumbering(seed: UInt64) {
     var queue = ScheduleQueue<Int>(orderLimit: 50, sortThreshold: 8)
     Self.fuzz(queue: &queue, seed: seed, steps: 3_000, maxPending: 40, cancelWeight: 1)
@@ -108,7 +109,7 @@ struct ScheduleQueueTests {
 
   /// With the default threshold, as the scheduler uses it: a large queue mostly due sorts its
   /// due keys (and runs them in the same order), a large queue little of which is due does not.
-  @Test func sortsTheDueKeysOnlyWhenMostOfALargeQueueIsDue() {
+  @Test(.offTheCooperativePool) func sortsTheDueKeysOnlyWhenMostOfALargeQueueIsDue() {
     var queue = ScheduleQueue<Int>()
     let count = 40_000
     var random = SplitMix64(seed: 7)
@@ -169,7 +170,7 @@ struct ScheduleQueueTests {
   /// A queue whose checks are on (as the differential fuzz tests' schedulers' are) stops at the
   /// first change after its heap order broke, naming it; with the checks off, the same change
   /// goes by unseen, so a fuzz run without them would prove nothing about the heap.
-  @Test func aQueueWithChecksOnStopsAtABrokenHeapOrder() async {
+  @Test(.exitTestOffThePool) func aQueueWithChecksOnStopsAtABrokenHeapOrder() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       var queue = ScheduleQueue<Int>()
       queue.checksInvariants = true

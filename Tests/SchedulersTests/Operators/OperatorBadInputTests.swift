@@ -7,7 +7,7 @@ import Testing
 /// proved in a child process.
 @Suite("Operators: bad input stops with a message naming the problem")
 struct OperatorBadInputTests {
-  @Test func negativeDebounce() async {
+  @Test(.exitTestOffThePool) func negativeDebounce() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = AsyncStream<Int> { _ in }.debounce(for: .seconds(-1), scheduler: DispatchQueue.test)
     }
@@ -15,7 +15,7 @@ struct OperatorBadInputTests {
       of: result, toContain: "debounce(for:scheduler:) needs an interval of zero or more, got -1 s")
   }
 
-  @Test func negativeThrottle() async {
+  @Test(.exitTestOffThePool) func negativeThrottle() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = AsyncStream<Int> { _ in }.throttle(
         for: .milliseconds(-5), scheduler: DispatchQueue.test, latest: true)
@@ -25,7 +25,7 @@ struct OperatorBadInputTests {
       toContain: "throttle(for:scheduler:latest:) needs an interval of zero or more, got -5 ms")
   }
 
-  @Test func negativeDelay() async {
+  @Test(.exitTestOffThePool) func negativeDelay() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = AsyncStream<Int> { _ in }.delay(for: .seconds(-2), scheduler: DispatchQueue.test)
     }
@@ -33,7 +33,7 @@ struct OperatorBadInputTests {
       of: result, toContain: "delay(for:scheduler:) needs an interval of zero or more, got -2 s")
   }
 
-  @Test func negativeTimeout() async {
+  @Test(.exitTestOffThePool) func negativeTimeout() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = AsyncStream<Int> { _ in }.timeout(.seconds(-3), scheduler: DispatchQueue.test)
     }
@@ -41,7 +41,7 @@ struct OperatorBadInputTests {
       of: result, toContain: "timeout(_:scheduler:) needs an interval of zero or more, got -3 s")
   }
 
-  @Test func negativeDebouncerAndThrottler() async {
+  @Test(.exitTestOffThePool) func negativeDebouncerAndThrottler() async {
     let debouncer = await #expect(
       processExitsWith: .failure, observing: [\.standardErrorContent]
     ) {
@@ -59,14 +59,14 @@ struct OperatorBadInputTests {
       toContain: "Throttler(for:scheduler:latest:) needs an interval of zero or more")
   }
 
-  @Test func aMarbleFrameOfZero() async {
+  @Test(.exitTestOffThePool) func aMarbleFrameOfZero() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = try expectCallbackMarbles(input: "a", expected: "a", frame: .zero) { _, _ in { _ in } }
     }
     expectStandardError(of: result, toContain: "A marble test needs a frame longer than zero")
   }
 
-  @Test func negativeThrottleWithEdgesAndTimeoutWithACustomError() async {
+  @Test(.exitTestOffThePool) func negativeThrottleWithEdgesAndTimeoutWithACustomError() async {
     let throttle = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = AsyncStream<Int> { _ in }.throttle(
         for: .seconds(-1), scheduler: DispatchQueue.test, edges: .leading)
@@ -92,7 +92,7 @@ struct OperatorBadInputTests {
       toContain: "timeout(_:scheduler:customError:) needs an interval of zero or more, got -3 s")
   }
 
-  @Test func collectWithoutAWindowOrACount() async {
+  @Test(.exitTestOffThePool) func collectWithoutAWindowOrACount() async {
     let zero = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = AsyncStream<Int> { _ in }.collect(.byTime(DispatchQueue.test, .zero))
     }
@@ -105,7 +105,7 @@ struct OperatorBadInputTests {
       of: count, toContain: "collect(.byTimeOrCount(_:_:_:)) needs a count of 1 or more, got 0")
   }
 
-  @Test func aTimerThatDropsTicksNeedsAnInterval() async {
+  @Test(.exitTestOffThePool) func aTimerThatDropsTicksNeedsAnInterval() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = DispatchQueue.test.timer(interval: .zero, missedTicks: .drop)
     }
@@ -115,7 +115,7 @@ struct OperatorBadInputTests {
 
   /// The iterator is not `Sendable`, so two tasks can share it only past the compiler's
   /// checks: here, through a box that says it is `@unchecked Sendable`.
-  @Test func anIteratorUsedByTwoTasksAtOnce() async {
+  @Test(.exitTestOffThePool) func anIteratorUsedByTwoTasksAtOnce() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       // An upstream that stays open and never yields: each `next()` waits.
       let (upstream, continuation) = AsyncStream.makeStream(of: Int.self)

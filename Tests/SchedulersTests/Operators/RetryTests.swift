@@ -188,7 +188,7 @@ struct RetryTests {
     #expect("\(backoff.jittered(.full))" == "exponential from 1 s, ×2.0, up to 30 s, full jitter")
   }
 
-  @Test func aNegativeDelayIsRefusedNamingIt() async {
+  @Test(.exitTestOffThePool) func aNegativeDelayIsRefusedNamingIt() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = Backoff.constant(.seconds(-1))
     }
@@ -196,7 +196,7 @@ struct RetryTests {
       of: result, toContain: "Backoff.constant(_:) needs a delay of zero or more, got -1 s")
   }
 
-  @Test func zeroAttemptsAreRefusedNamingThem() async {
+  @Test(.exitTestOffThePool) func zeroAttemptsAreRefusedNamingThem() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       var generator = SystemRandomNumberGenerator()
       _ = try await withRetry(

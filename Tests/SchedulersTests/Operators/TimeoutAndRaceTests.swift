@@ -101,7 +101,7 @@ struct TimeoutAndRaceTests {
     }
   }
 
-  @Test func raceWithoutAnOperationIsRefused() async {
+  @Test(.exitTestOffThePool) func raceWithoutAnOperationIsRefused() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let mirrors: [String] = []
       _ = try await race(mirrors.map { mirror in { @Sendable in mirror } })

@@ -48,7 +48,7 @@ struct HostileUseTests {
   /// The scheduler resumes a waiter only after releasing its lock: the cancelling thread's
   /// handler waits for that lock, so a resume under it would lock the process within a few
   /// hundred rounds.
-  @Test func aWaitCancelledWhileTheWorkArrivesNeverHangs() async {
+  @Test(.exitTestOffThePool) func aWaitCancelledWhileTheWorkArrivesNeverHangs() async {
     await #expect(processExitsWith: .success) {
       exitIfStillRunning(after: 60)
       for _ in 0..<2_000 {
@@ -87,7 +87,7 @@ struct HostileUseTests {
 
   /// A leaked task that keeps yielding must not keep the run from returning: every later run
   /// in the process would wait for it.
-  @Test func aLeakedTaskSpinningOnYieldDoesNotKeepTheRunFromEnding() async {
+  @Test(.exitTestOffThePool) func aLeakedTaskSpinningOnYieldDoesNotKeepTheRunFromEnding() async {
     await withKnownIssue {
       await #expect(processExitsWith: .success) {
         exitIfStillRunning(after: 60)
@@ -127,7 +127,7 @@ struct HostileUseTests {
 
   /// The message names two tasks advancing at once, not a call "from inside a scheduled
   /// action", which is a different misuse.
-  @Test func twoTasksOfOneRunAdvancingTheSameSchedulerAreToldSo() async {
+  @Test(.exitTestOffThePool) func twoTasksOfOneRunAdvancingTheSameSchedulerAreToldSo() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let scheduler = DispatchQueue.test
       try? await withDeterministicExecution(scheduler: scheduler) {
@@ -172,7 +172,7 @@ struct HostileUseTests {
   /// In a process of its own: the 100,000 actions run in one job of the run, and a run takes
   /// every job of its process, so in the suite's process every other test waited for that job
   /// (30 s under the thread sanitizer on a busy machine).
-  @Test func theSameInsideADeterministicRun() async {
+  @Test(.exitTestOffThePool) func theSameInsideADeterministicRun() async {
     await #expect(processExitsWith: .success) {
       let scheduler = DispatchQueue.test
       let stop = Mutex(false)

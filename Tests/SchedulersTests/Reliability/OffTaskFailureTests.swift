@@ -11,7 +11,8 @@ import Testing
 /// in this process: each check runs in a child process, whose issues come back to this test.
 @Suite("Failures found off the test's task")
 struct OffTaskFailureTests {
-  @Test func anUnimplementedSchedulerUsedFromADispatchCallbackFailsTheRun() async {
+  @Test(.exitTestOffThePool)
+  func anUnimplementedSchedulerUsedFromADispatchCallbackFailsTheRun() async {
     await withKnownIssue {
       await #expect(processExitsWith: .success) {
         let scheduler = DispatchQueue.unimplemented("callback")
@@ -27,7 +28,7 @@ struct OffTaskFailureTests {
     }
   }
 
-  @Test func anUnimplementedSchedulerUsedFromADetachedTaskFailsTheRun() async {
+  @Test(.exitTestOffThePool) func anUnimplementedSchedulerUsedFromADetachedTaskFailsTheRun() async {
     await withKnownIssue {
       await #expect(processExitsWith: .success) {
         let scheduler = DispatchQueue.unimplemented("detached")
@@ -38,7 +39,7 @@ struct OffTaskFailureTests {
     }
   }
 
-  @Test func runHittingItsBoundOnAnotherThreadFailsTheRun() async {
+  @Test(.exitTestOffThePool) func runHittingItsBoundOnAnotherThreadFailsTheRun() async {
     await withKnownIssue {
       await #expect(processExitsWith: .success) {
         let scheduler = DispatchQueue.test

@@ -43,7 +43,8 @@ struct ExhaustiveRunTests {
     #expect(scheduler.pendingActionCount == 0)
   }
 
-  @Test func anEndlessTimerStopsAtTheBoundAndFailsTheTestInsteadOfHanging() {
+  @Test(.offTheCooperativePool) func anEndlessTimerStopsAtTheBoundAndFailsTheTestInsteadOfHanging()
+  {
     let scheduler = DispatchQueue.test
     let ticks = Counter()
     let timer = AnyCancellable(
