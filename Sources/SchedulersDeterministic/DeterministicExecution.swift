@@ -59,8 +59,9 @@ public enum DeterministicExecution {}
 ///   (``DeterministicExecution/DroppedTaskErrors``).
 /// - Cancelling the calling task cancels the body at once; a call still waiting for another
 ///   test's run to end waits on, and its body starts cancelled.
-/// - Runs take turns: a second run waits for the first, and jobs of unrelated tests running in
-///   parallel are serialised through the run too (their plain `Task.sleep`s keep real time).
+/// - Runs take turns: a second run waits for the first. Tasks the run knows to be another
+///   test's stay on the cooperative pool; their actors' turns go through the run, serialised
+///   (their plain `Task.sleep`s keep real time).
 /// - Outside a run, every job goes to the platform's executors, as without this package (with
 ///   the custom-executor backend, the package's executors stay installed after the first run,
 ///   and hand every job to the platform's).
