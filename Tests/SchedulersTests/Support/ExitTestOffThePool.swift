@@ -9,15 +9,14 @@ import Testing
 /// thread of the task that awaits the exit test: the thread is camped there until the child
 /// process ends (swiftlang/swift-testing pull request 1782, merged after 6.3, reads it a line at
 /// a time instead). On a two-core machine the pool has two threads, so two exit tests at once
-/// stopped every other test of the process for as long as their children ran: under the thread
-/// sanitizer beside two CPU burners, each child takes seconds to start, and with this suite's
-/// seventy exit tests no test ended for eight seconds at a time (gdb: both of the pool's threads
-/// in `ExitTest.handlerForEntryPoint`, in `FileHandle.readToEnd()`).
+/// stop every other test of the process for as long as their children run, which under the
+/// thread sanitizer on a busy machine is seconds (docs/performance.md, "The thread sanitizer's
+/// suite on a busy machine", has the measurements).
 ///
 /// Under this trait the test's task and its child tasks (the exit test's handler runs in them)
 /// prefer an executor that runs each job on a queue of its own, which Dispatch runs on an
 /// overcommit thread, beside the pool's. At most two such tests run at once; the others wait,
-/// suspended, so that seventy children do not start together.
+/// suspended, so that the suite's children do not all start together.
 struct ExitTestOffThePoolTrait: TestTrait, TestScoping {
   func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void

@@ -73,8 +73,8 @@ final class OffThePoolExecutor: TaskExecutor, Sendable {
 struct OffTheCooperativePoolTests {
   /// The test's body and its child tasks run on the one queue, not on the pool; an
   /// unstructured task does not inherit a task executor preference, and runs on the pool. On a
-  /// queue of the test's own: on the shared one, it waited behind the fuzzers (79 s for a
-  /// millisecond's work, under the thread sanitizer beside two CPU burners).
+  /// queue of the test's own: on the shared one, a millisecond's work waits behind every heavy
+  /// test (docs/performance.md).
   @Test func theBodyAndItsChildTasksRunOnTheQueue() async throws {
     guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
     let executor = OffThePoolExecutor(label: "this test's own")
