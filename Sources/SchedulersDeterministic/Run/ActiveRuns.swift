@@ -25,7 +25,8 @@ import Synchronization
 ///    Dispatch callback or another test's task.
 /// Of the others, the run leaves to the platform's executors the jobs of tasks it knows to be
 /// another test's: a task made before the run began (the runtime numbers tasks in the order it
-/// makes them) that the run has not noted, and the child tasks such a task makes. Their next
+/// makes them) that the run has not noted, and the tasks such a task makes (child tasks and
+/// unstructured ones). Their next
 /// steps, yields and new tasks, and their wake-ups where no task is current (a Dispatch
 /// callback, a child task's end), stay on the cooperative pool; only an actor's turn they
 /// enqueue is taken, since it may hold a job of the run. Taking them all made them wait for one
@@ -185,8 +186,13 @@ enum ActiveRuns {
       if kind == .task, state.madeBeforeTheRun(TaskHeader(pointer).id) { return nil }
       if let currentTask, let current = UnsafeRawPointer(bitPattern: currentTask) {
         // A task of no run enqueues: one made before the run and not noted by it (another
-        // test's), or a child task of such a task. What it enqueues is the platform's, a child
-        // task it makes is of no run too, unless the job is an actor's turn.
+        // test's), or a task such a task made. What it enqueues is the platform's, unless the
+        // job is an actor's turn, and a task it makes is of no run too: a child task, and an
+        // unstructured one (`Task {}`, `Task.detached`). Another test's task that starts while
+        // this run is in progress (Swift Testing starts tests as others end, at a bounded
+        // width) may make one; left unnoted, it was "made during the run", so what it enqueued
+        // where no task was current was taken, and its child tasks with it: a task that kept
+        // making them kept the run's queue from ever emptying.
         var standing = state.owners[currentTask].flatMap {
           $0.run === run && $0.isStill(current) ? $0.standing : nil
         }
@@ -196,9 +202,10 @@ enum ActiveRuns {
           standing = .noRuns
         }
         guard standing == .noRuns else { return (run, false) }
-        let header = TaskHeader(pointer)
-        if header.isChildTask {
-          state.note(address, Owner(run: run, taskID: header.id, standing: .noRuns))
+        // A task made during the run that no run has noted: one this task makes now (every
+        // task the run takes or owns is noted when first enqueued).
+        if kind == .task {
+          state.note(address, Owner(run: run, taskID: TaskHeader(pointer).id, standing: .noRuns))
         }
         return kind == .actor ? (run, false) : nil
       }

@@ -138,4 +138,50 @@ struct TaskOwnershipTests {
     flags.stop.store(true, ordering: .relaxed)
     await unrelated.value
   }
+
+  /// A task of no run that makes an unstructured task while a run is in progress: the new task
+  /// is of no run too, and so are its child tasks. Swift Testing, at a bounded width, starts a
+  /// test while another test's run is in progress; a task that test made with `Task.detached`
+  /// was once "made during the run", its child tasks taken, and a loop of them kept the run's
+  /// queue from ever emptying while the looping test waited at the gate (the whole process
+  /// stalled). Here the run's body holds its thread until the loop, made by a task from before
+  /// the run once the run has begun, has stepped ten times: taken, its steps never come.
+  @Test(
+    .enabled(if: DeterministicExecution.backend.isAvailable),
+    .enabled(if: ProcessInfo.processInfo.activeProcessorCount >= 2))
+  func aTaskThatAnotherTestsTaskMakesDuringARunIsOfNoRunToo() async throws {
+    final class Flags: Sendable {
+      let runHolds = Atomic<Bool>(false)
+      let stop = Atomic<Bool>(false)
+    }
+    let flags = Flags()
+    let stepsWhileHeld = DispatchSemaphore(value: 0)
+    let (runBegan, began) = AsyncStream<Void>.makeStream()
+    // Another test's task: made before the run, it makes the looping task once the run has
+    // begun (a Dispatch callback wakes it, so that no task of the run does).
+    let otherTest = Task.detached {
+      for await _ in runBegan { break }
+      let looping = Task.detached {
+        while !flags.stop.load(ordering: .relaxed) {
+          async let step = flags.runHolds.load(ordering: .acquiring)
+          if await step { stepsWhileHeld.signal() }
+        }
+      }
+      await looping.value
+    }
+    defer { flags.stop.store(true, ordering: .relaxed) }
+    let waited = try await withDeterministicExecution {
+      flags.runHolds.store(true, ordering: .releasing)
+      DispatchQueue.global().async { began.yield() }
+      // Real time, bounded, as above: a busy machine may give the loop a thread late.
+      var result = DispatchTimeoutResult.success
+      for _ in 0..<10 where result == .success {
+        result = stepsWhileHeld.wait(timeout: .now() + .seconds(120))
+      }
+      return result
+    }
+    #expect(waited == .success, "the loop's child tasks were taken into the run")
+    flags.stop.store(true, ordering: .relaxed)
+    await otherTest.value
+  }
 }
