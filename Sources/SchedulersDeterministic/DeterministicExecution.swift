@@ -427,6 +427,7 @@ private func runDeterministically<R: Sendable>(
   // test is running (the driver thread belongs to no test), and thrown with the same text.
   // Whatever else happened, the errors the run's tasks dropped are failures of their own.
   if let dropped = run.droppedErrorsReport { reporting.recordWithoutThrowing(dropped) }
+  if let notIdle = run.notIdleReport { reporting.recordWithoutThrowing(notIdle) }
   if let takeover = run.takeoverReport {
     reporting.recordWithoutThrowing(
       "Deterministic run: \(takeover) (The run put its own hook back after the job that replaced it; "

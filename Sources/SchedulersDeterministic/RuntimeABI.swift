@@ -145,9 +145,6 @@ struct TaskHeader {
   /// A task (kind 0), not an actor's turn or another job.
   var isTask: Bool { kind == 0 }
 
-  /// A child task (`IsChildTask`, bit 24): a task of a group or an `async let`.
-  var isChildTask: Bool { isTask && flags & (1 << 24) != 0 }
-
   /// A task with a result (`IsFuture`, bit 25) that is not a child task (`IsChildTask`, bit 24:
   /// every task of a group or `async let`).
   var isUnstructuredFuture: Bool {

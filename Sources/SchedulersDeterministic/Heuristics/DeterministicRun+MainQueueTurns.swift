@@ -47,6 +47,8 @@ extension DeterministicRun {
       if state.settlingStoppedWith != nil { return true }
       // An exploring run at its bound goes back to the driver, which stops it as a livelock.
       if state.exploringBoundIsDue { return true }
+      // So does a waiter for idleness that the run's tasks kept waiting through its bound.
+      if state.idleWaitBoundIsDue { return true }
       guard quiet >= Self.quietTurnsBeforeIdle else { return false }
       state.mainQueueSettled = true
       return true

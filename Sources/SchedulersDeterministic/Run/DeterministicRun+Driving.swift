@@ -13,6 +13,9 @@ extension DeterministicRun {
     /// Run the run's jobs in turns on the main queue until it settles (main-queue backend).
     case turns
     case resumeIdleWaiter(CheckedContinuation<Void, Never>)
+    /// Resume a waiter for idleness that the run's tasks kept waiting through
+    /// `idleWaitBound` jobs (the report is noted already).
+    case stopWaitingForIdle(CheckedContinuation<Void, Never>)
     case dropCancelledSleeps([VirtualSleepEntry])
     case waitForOutsideWork
     case autoAdvance
@@ -41,7 +44,8 @@ extension DeterministicRun {
       switch step {
       case .turns:
         runTurnsOnMainQueue()
-      case .run, .resumeIdleWaiter, .dropCancelledSleeps, .autoAdvance, .stopLivelock:
+      case .run, .resumeIdleWaiter, .stopWaitingForIdle, .dropCancelledSleeps, .autoAdvance,
+        .stopLivelock:
         perform(step, onMainQueue: false, cancelBody: cancelBody)
       case .stuckAfterLivelock(let jobs):
         return .deadlocked(
@@ -94,6 +98,15 @@ extension DeterministicRun {
       case .stopSettling:
         state.stopSettling()
         return .stopSettling(stillQueued: state.settlingStoppedWith ?? 0)
+      case .stopWaitingForIdle:
+        if state.findings.notIdle == nil {
+          state.findings.notIdle = Self.notIdleReport(
+            queued: state.jobs[state.head...].count,
+            ownQueued: state.jobs[state.head...].filter(\.isItsOwn).count)
+        }
+        // The next waiter gets a whole bound of its own.
+        state.jobsSinceIdle = 0
+        return .stopWaitingForIdle(state.idleWaiters.removeFirst())
       case .turns:
         return .turns
       case .runNextJob:
@@ -107,6 +120,7 @@ extension DeterministicRun {
       // Idle: what the driver does next may put main-actor jobs on the main queue, which the
       // main-queue backend then settles (the steps that only wait leave it settled).
       state.mainQueueSettled = false
+      state.jobsSinceIdle = 0
       switch decision {
       case .dropCancelledSleeps:
         // Sleeps whose task was cancelled (and resumed through an actor's job, which `enqueue`
@@ -137,6 +151,26 @@ extension DeterministicRun {
     }
   }
 
+  /// What a run says when its tasks kept a waiter for its idleness waiting through the whole
+  /// `idleWaitBound`: `queued` jobs were queued then, `ownQueued` of them the run's own.
+  static func notIdleReport(queued: Int, ownQueued: Int) -> String {
+    let whose =
+      ownQueued == 0
+      ? ": a task the run took without knowing whose it is (one started from a Dispatch "
+        + "callback, perhaps another test's) kept it busy"
+      : ""
+    return """
+      The deterministic run was never idle while a task awaited its idleness (an async \
+      advance, DeterministicExecution.idle()): it ran \(idleWaitBound) jobs without once \
+      running out of them (\(queued) still queued, \(ownQueued) of them its own\(whose)). A task that keeps \
+      running, such as a loop that waits by yielding (while !ready { await Task.yield() }) for \
+      what the test does after the advance, keeps the run busy for ever. The waiter went on \
+      without the run being idle; what kept it busy runs on in the run. Let the loop wait on \
+      something that resumes it (a continuation, an AsyncStream, a sleep on the scheduler) \
+      instead of yielding.
+      """
+  }
+
   /// The facts of `state` that `RunDecision` decides on.
   private func situation(of state: State) -> RunSituation {
     var situation = RunSituation()
@@ -145,6 +179,7 @@ extension DeterministicRun {
         state.exploring?.livelockStoppedAt == nil ? .reached : .reachedAgain
     }
     situation.settlingStopped = state.settlingStoppedWith != nil
+    situation.idleWaitBoundDue = state.idleWaitBoundIsDue
     situation.turnsOnTheMainQueue = mainActorJobsStayOnMainQueue
     situation.jobQueued = state.head < state.jobs.count
     situation.settlingBoundDue =
@@ -176,7 +211,7 @@ extension DeterministicRun {
       } else {
         run(queued, onMainActor: queued.onMainActor)
       }
-    case .resumeIdleWaiter(let continuation):
+    case .resumeIdleWaiter(let continuation), .stopWaitingForIdle(let continuation):
       continuation.resume()
     case .dropCancelledSleeps(let entries):
       for entry in entries { entry.cancel() }
@@ -249,7 +284,9 @@ extension DeterministicRun.Step {
   /// it (`driveInPlace`).
   var runsInPlace: Bool {
     switch self {
-    case .run, .resumeIdleWaiter, .dropCancelledSleeps, .autoAdvance, .stopLivelock: true
+    case .run, .resumeIdleWaiter, .stopWaitingForIdle, .dropCancelledSleeps, .autoAdvance,
+      .stopLivelock:
+      true
     case .turns, .waitForOutsideWork, .finish, .stopSettling, .deadlock, .stuckAfterLivelock: false
     }
   }

@@ -27,6 +27,10 @@ extension DeterministicRun {
       """
   }
 
+  /// What the run said when its tasks kept a waiter for its idleness waiting through
+  /// `idleWaitBound` jobs, if they did. Read once the run has ended.
+  var notIdleReport: String? { state.withLock { $0.findings.notIdle } }
+
   /// The deadlock the run found and answered by cancelling the body, if any.
   var deadlockReport: String? { state.withLock { $0.findings.cancelledBodyFor } }
 

@@ -31,6 +31,9 @@ extension DeterministicRun {
     var head = 0
     /// Those waiting for the run to be idle (an async `advance`, `idle()`).
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The jobs taken since the run was last idle (nothing queued), or since it last stopped a
+    /// waiter at `idleWaitBound`.
+    var jobsSinceIdle = 0
     /// How much work begun with `withOutsideWork` is still pending.
     var outsideWork = 0
     /// Whether the driver sleeps on `wakeDriver`, so that whatever changes the state wakes it.
@@ -65,6 +68,9 @@ extension DeterministicRun {
     /// The errors the run's tasks dropped (`TaskEndingWatch.dropped`), handed over when the run
     /// ends.
     var droppedErrors: [String] = []
+    /// What the run said when it stopped a waiter for its idleness at `idleWaitBound`, the
+    /// first time; reported when the run ends, as a failure that does not stop the body.
+    var notIdle: String?
   }
 
   /// The plain `Task.sleep`s of a run's tasks waiting on its virtual clock.
@@ -92,6 +98,15 @@ extension DeterministicRun {
   /// left settle, before it ends anyway: a leaked task that never suspends on anything but
   /// `Task.yield()` would otherwise keep it from ever returning.
   static let settlingBound = 10_000
+
+  /// How many jobs a first-in first-out run takes without once becoming idle while a task
+  /// awaits its idleness (an async `advance`, `idle()`), before it tells the waiter anyway and
+  /// reports it. A task that keeps running, such as a loop that waits by yielding for what the
+  /// waiter does after it (`while !ready { await Task.yield() }` while the test awaits
+  /// `advance()`), keeps the run from ever being idle: the waiter, and the test, would wait
+  /// forever. As many as the test scheduler's `run()` runs actions by default: a test that
+  /// means to run that many jobs before its run is idle is rare, a hang is not.
+  static let idleWaitBound = 100_000
 }
 
 extension DeterministicRun.State {
@@ -142,6 +157,13 @@ extension DeterministicRun.State {
   var exploringBoundIsDue: Bool {
     guard let exploring else { return false }
     return exploring.jobs >= (exploring.livelockStoppedAt ?? 0) + exploring.chooser.maxJobs
+  }
+
+  /// Whether a waiter for the run's idleness has waited through `idleWaitBound` jobs. An
+  /// exploring run is left to its own bound, which counts only its own jobs, so that its
+  /// schedules do not depend on another test's.
+  var idleWaitBoundIsDue: Bool {
+    exploring == nil && !idleWaiters.isEmpty && jobsSinceIdle >= DeterministicRun.idleWaitBound
   }
 
   /// The run made progress: it no longer looks deadlocked.

@@ -256,6 +256,7 @@ extension DeterministicRun.State {
       }
       phase = .settling(jobsAfterBody: jobsAfterBody + 1, stoppedWith: nil)
     }
+    jobsSinceIdle += 1
     if exploring != nil {
       let job = takeChosenJob(exploring!.chooser)
       // Only the run's own jobs count against the bound: how many of another test's come

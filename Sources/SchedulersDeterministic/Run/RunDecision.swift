@@ -18,6 +18,9 @@ package struct RunSituation: Equatable, Sendable {
   package var exploringBound = ExploringBound.notReached
   /// The settling bound stopped the run after the body finished (a task kept running).
   package var settlingStopped = false
+  /// Someone awaits the run's idleness, and the run has taken `DeterministicRun.idleWaitBound`
+  /// jobs since it was last idle (a first-in first-out run: exploring has a bound of its own).
+  package var idleWaitBoundDue = false
   /// The run's jobs run in turns on the main queue (the main-queue backend).
   package var turnsOnTheMainQueue = false
   /// A job is queued.
@@ -47,6 +50,9 @@ package enum RunDecision: Equatable, Sendable {
   case giveUpAfterLivelock
   /// End the settling: tasks the body left keep running past the bound.
   case stopSettling
+  /// Tell a waiter the run is not idle and will not be soon: its tasks kept it busy for the
+  /// whole bound (a loop that waits by yielding for what the waiter does next). Report it.
+  case stopWaitingForIdle
   /// Run the run's jobs in turns on the main queue until it settles.
   case turns
   /// Take the next job and run it.
@@ -65,7 +71,7 @@ package enum RunDecision: Equatable, Sendable {
   case suspectDeadlock
 
   /// The next step in `situation`. The order is the policy: bounds first (they stop what would
-  /// not end), then work (a job, the main queue's turns), then what idleness means, from the
+  /// not end: an exploring run's, the settling's, a waiter's for idleness), then work (a job, the main queue's turns), then what idleness means, from the
   /// least to the most drastic (cancelled sleeps, waiters, the end, outside work, virtual time,
   /// a deadlock).
   package static func next(in situation: RunSituation) -> RunDecision {
@@ -75,6 +81,7 @@ package enum RunDecision: Equatable, Sendable {
     case .notReached: break
     }
     if situation.settlingStopped { return .stopSettling }
+    if situation.idleWaitBoundDue { return .stopWaitingForIdle }
     if situation.turnsOnTheMainQueue {
       if situation.jobQueued || !situation.mainQueueSettled { return .turns }
     } else if situation.jobQueued {

@@ -67,6 +67,23 @@ struct RunDecisionTests {
       $0.settlingStopped = true
       $0.jobQueued = true
     },
+    // A waiter for idleness, kept waiting through its bound by tasks that never stop.
+    Row("the idle wait's bound due, a job queued: tell the waiter", .stopWaitingForIdle) {
+      $0.idleWaitBoundDue = true
+      $0.idleWaiters = true
+      $0.jobQueued = true
+    },
+    Row("the idle wait's bound before the main queue's turns", .stopWaitingForIdle) {
+      $0.idleWaitBoundDue = true
+      $0.idleWaiters = true
+      $0.turnsOnTheMainQueue = true
+      $0.jobQueued = true
+    },
+    Row("settling stopped before the idle wait's bound", .stopSettling) {
+      $0.settlingStopped = true
+      $0.idleWaitBoundDue = true
+      $0.idleWaiters = true
+    },
     // Exploring, and its bound.
     Row("the bound reached: a livelock", .stopLivelock) {
       $0.exploringBound = .reached
@@ -79,6 +96,11 @@ struct RunDecisionTests {
     Row("the bound before the settling", .stopLivelock) {
       $0.exploringBound = .reached
       $0.settlingStopped = true
+    },
+    Row("the exploring bound before the idle wait's", .stopLivelock) {
+      $0.exploringBound = .reached
+      $0.idleWaitBoundDue = true
+      $0.idleWaiters = true
     },
     // The main-queue backend: the run's jobs go in turns on the main queue.
     Row("main queue: a job queued, take turns", .turns) {
@@ -106,7 +128,7 @@ struct RunDecisionTests {
   /// Every decision is some row's answer: no step of the policy goes untested.
   @Test func everyDecisionHasARow() {
     let all: [RunDecision] = [
-      .stopLivelock, .giveUpAfterLivelock, .stopSettling, .turns, .runNextJob,
+      .stopLivelock, .giveUpAfterLivelock, .stopSettling, .stopWaitingForIdle, .turns, .runNextJob,
       .dropCancelledSleeps, .resumeIdleWaiter, .finish, .waitForOutsideWork, .autoAdvance,
       .suspectDeadlock,
     ]

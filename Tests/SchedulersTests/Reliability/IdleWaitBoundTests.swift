@@ -1,0 +1,116 @@
+import Dispatch
+import Schedulers
+import SchedulersTesting
+import Synchronization
+import Testing
+
+@testable import SchedulersDeterministic
+
+/// A task awaits the run's idleness (an async `advance`, `idle()`) while another task of the
+/// run keeps running: a loop that waits by yielding for what the test does after the advance.
+/// The run is never idle, so the waiter used to wait for ever, and the test, and every test
+/// behind it at the gate. The run now tells the waiter after `DeterministicRun.idleWaitBound`
+/// jobs and records a failure that says why.
+///
+/// Each loop here ends by itself after ten times the bound, so that without the bound the test
+/// fails (the advance returns only once the loop has ended) instead of hanging.
+@Suite("A waiter for idleness beside a task that never stops")
+struct IdleWaitBoundTests {
+  static let loopCap = DeterministicRun.idleWaitBound * 10
+
+  /// The user's mistake: a model polls by yielding for a flag the test sets after it advances.
+  @Test(.offTheCooperativePool)
+  func aYieldLoopWaitingForWhatFollowsTheAdvanceIsReportedInsteadOfHanging() async throws {
+    let scheduler = DispatchQueue.test
+    let ready = Flag()
+    let steps = Counter()
+    let stepsWhenTheAdvanceReturned = Mutex(-1)
+    try await withKnownIssue {
+      try await withDeterministicExecution(scheduler: scheduler) {
+        let poller = Task {
+          while !ready.isSet, steps.value < Self.loopCap {
+            steps.increment()
+            await Task.yield()
+          }
+        }
+        await scheduler.advance()
+        stepsWhenTheAdvanceReturned.withLock { $0 = steps.value }
+        ready.set()
+        await poller.value
+      }
+    } matching: { issue in
+      issue.description.contains("never idle while a task awaited its idleness")
+        && issue.description.contains("1 still queued, 1 of them its own)")
+    }
+    let returnedAt = stepsWhenTheAdvanceReturned.withLock { $0 }
+    // The bound counts jobs, not steps: a step of the loop is a job or a few (on the default
+    // backend, two: 50,000 steps), and any other test's actor turn the run took meanwhile
+    // counts too.
+    #expect(
+      returnedAt >= DeterministicRun.idleWaitBound / 4
+        && returnedAt <= DeterministicRun.idleWaitBound,
+      "the advance returned after \(returnedAt) steps of the loop")
+  }
+
+  /// The same loop in a task the run could not tell from its test's: one started from a Dispatch
+  /// callback (taken, not its own). Another test's task the run took kept it busy the same way
+  /// at a bounded width (fixed in `ActiveRuns`); this bound is the backstop for the tasks the
+  /// run cannot place. The report says none of the queued jobs was the run's own.
+  @Test(.offTheCooperativePool)
+  func aLoopTheRunTookFromADispatchCallbackIsReportedInsteadOfHanging() async throws {
+    let stop = Flag()
+    let steps = Counter()
+    let stepsWhenIdleReturned = Mutex(-1)
+    try await withKnownIssue {
+      try await withDeterministicExecution {
+        let started = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+          Task {
+            while !stop.isSet, steps.value < Self.loopCap {
+              steps.increment()
+              await Task.yield()
+            }
+          }
+          started.signal()
+        }
+        // Real time, bounded: the callback runs on a Dispatch thread, which a busy machine
+        // may give late. The task's first job is in the run's queue once it has signalled.
+        #expect(started.wait(timeout: .now() + .seconds(120)) == .success)
+        await DeterministicExecution.idle()
+        stepsWhenIdleReturned.withLock { $0 = steps.value }
+        stop.set()
+      }
+    } matching: { issue in
+      issue.description.contains("never idle while a task awaited its idleness")
+        && issue.description.contains("0 of them its own: a task the run took")
+    }
+    let returnedAt = stepsWhenIdleReturned.withLock { $0 }
+    #expect(
+      returnedAt >= DeterministicRun.idleWaitBound / 4
+        && returnedAt <= DeterministicRun.idleWaitBound,
+      "idle() returned after \(returnedAt) steps of the loop")
+  }
+
+  /// A run that becomes idle now and then is never stopped, however many jobs it runs in all:
+  /// the bound counts only the jobs since the run was last idle.
+  @Test(.offTheCooperativePool)
+  func manyJobsWithIdleMomentsBetweenThemAreNotReported() async throws {
+    let scheduler = DispatchQueue.test
+    let steps = Counter()
+    try await withDeterministicExecution(scheduler: scheduler) {
+      // Each wait far under the bound (a step is a few jobs), more than the bound in steps
+      // alone in all.
+      for _ in 0..<12 {
+        let worker = Task {
+          for _ in 0..<(DeterministicRun.idleWaitBound / 10) {
+            steps.increment()
+            await Task.yield()
+          }
+        }
+        await scheduler.advance()
+        await worker.value
+      }
+    }
+    #expect(steps.value == 12 * (DeterministicRun.idleWaitBound / 10))
+  }
+}
