@@ -101,7 +101,7 @@ extension DeterministicRun {
       case .stopWaitingForIdle:
         if state.findings.notIdle == nil {
           state.findings.notIdle = Self.notIdleReport(
-            queued: state.jobs[state.head...].count,
+            bound: state.idleWaitBound, queued: state.jobs[state.head...].count,
             ownQueued: state.jobs[state.head...].filter(\.isItsOwn).count)
         }
         // The next waiter gets a whole bound of its own.
@@ -152,8 +152,8 @@ extension DeterministicRun {
   }
 
   /// What a run says when its tasks kept a waiter for its idleness waiting through the whole
-  /// `idleWaitBound`: `queued` jobs were queued then, `ownQueued` of them the run's own.
-  static func notIdleReport(queued: Int, ownQueued: Int) -> String {
+  /// bound (`idleWaitBound`): `queued` jobs were queued then, `ownQueued` of them the run's own.
+  static func notIdleReport(bound: Int, queued: Int, ownQueued: Int) -> String {
     let whose =
       ownQueued == 0
       ? ": a task the run took without knowing whose it is (one started from a Dispatch "
@@ -161,7 +161,7 @@ extension DeterministicRun {
       : ""
     return """
       The deterministic run was never idle while a task awaited its idleness (an async \
-      advance, DeterministicExecution.idle()): it ran \(idleWaitBound) jobs without once \
+      advance, DeterministicExecution.idle()): it ran \(bound) jobs without once \
       running out of them (\(queued) still queued, \(ownQueued) of them its own\(whose)). A task that keeps \
       running, such as a loop that waits by yielding (while !ready { await Task.yield() }) for \
       what the test does after the advance, keeps the run busy for ever. The waiter went on \

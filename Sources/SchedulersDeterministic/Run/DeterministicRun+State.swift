@@ -31,9 +31,11 @@ extension DeterministicRun {
     var head = 0
     /// Those waiting for the run to be idle (an async `advance`, `idle()`).
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    /// The jobs taken since the run was last idle (nothing queued), or since it last stopped a
-    /// waiter at `idleWaitBound`.
+    /// The jobs taken since the run was last idle (nothing queued), since a waiter for idleness
+    /// came to a run that had none, or since the run last stopped a waiter at `idleWaitBound`.
     var jobsSinceIdle = 0
+    /// The run's `idleWaitBound`.
+    var idleWaitBound = DeterministicRun.idleWaitBound
     /// How much work begun with `withOutsideWork` is still pending.
     var outsideWork = 0
     /// Whether the driver sleeps on `wakeDriver`, so that whatever changes the state wakes it.
@@ -107,6 +109,11 @@ extension DeterministicRun {
   /// forever. As many as the test scheduler's `run()` runs actions by default: a test that
   /// means to run that many jobs before its run is idle is rare, a hang is not.
   static let idleWaitBound = 100_000
+
+  /// A smaller `idleWaitBound` for the runs started in its scope: the tests of the bound, so
+  /// that they run a tenth of the jobs (each takes a second under the thread sanitizer beside
+  /// busy work, not a minute).
+  @TaskLocal static var idleWaitBoundOverride: Int?
 }
 
 extension DeterministicRun.State {
@@ -163,7 +170,7 @@ extension DeterministicRun.State {
   /// exploring run is left to its own bound, which counts only its own jobs, so that its
   /// schedules do not depend on another test's.
   var idleWaitBoundIsDue: Bool {
-    exploring == nil && !idleWaiters.isEmpty && jobsSinceIdle >= DeterministicRun.idleWaitBound
+    exploring == nil && !idleWaiters.isEmpty && jobsSinceIdle >= idleWaitBound
   }
 
   /// The run made progress: it no longer looks deadlocked.

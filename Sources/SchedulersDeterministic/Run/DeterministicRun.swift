@@ -93,6 +93,11 @@ final class DeterministicRun: DeterministicRunIdleness {
     self.describePending = describePending
     self.outsideWorkTimeout = outsideWorkTimeout
     self.autoAdvance = autoAdvance
+    if let bound = Self.idleWaitBoundOverride {
+      precondition(
+        bound > 0, "Deterministic execution: idleWaitBoundOverride needs a bound above 0")
+      state.withLock { $0.idleWaitBound = bound }
+    }
   }
 
   // MARK: Enqueueing
@@ -174,8 +179,11 @@ final class DeterministicRun: DeterministicRunIdleness {
   func untilIdle() async {
     await withCheckedContinuation { continuation in
       let closed = state.withLock { state -> Bool in
-        if !state.isClosed { state.idleWaiters.append(continuation) }
-        return state.isClosed
+        guard !state.isClosed else { return true }
+        // The bound on the wait counts from here: the jobs before it were no one's wait.
+        if state.idleWaiters.isEmpty { state.jobsSinceIdle = 0 }
+        state.idleWaiters.append(continuation)
+        return false
       }
       if closed { continuation.resume() }  // nothing of the run is left to wait for
     }

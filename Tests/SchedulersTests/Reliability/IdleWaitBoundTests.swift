@@ -10,13 +10,16 @@ import Testing
 /// run keeps running: a loop that waits by yielding for what the test does after the advance.
 /// The run is never idle, so the waiter used to wait for ever, and the test, and every test
 /// behind it at the gate. The run now tells the waiter after `DeterministicRun.idleWaitBound`
-/// jobs and records a failure that says why.
+/// jobs and records a failure that says why. The tests set a tenth of that bound (the
+/// mechanism is the same), so that each runs a tenth of the jobs: a second under the thread
+/// sanitizer beside busy work, not a minute.
 ///
 /// Each loop here ends by itself after ten times the bound, so that without the bound the test
 /// fails (the advance returns only once the loop has ended) instead of hanging.
-@Suite("A waiter for idleness beside a task that never stops")
+@Suite("A waiter for idleness beside a task that never stops", .idleWaitBoundOfTheseTests)
 struct IdleWaitBoundTests {
-  static let loopCap = DeterministicRun.idleWaitBound * 10
+  static let bound = DeterministicRun.idleWaitBound / 10
+  static let loopCap = bound * 10
 
   /// The user's mistake: a model polls by yielding for a flag the test sets after it advances.
   @Test(.offTheCooperativePool)
@@ -44,11 +47,11 @@ struct IdleWaitBoundTests {
     }
     let returnedAt = stepsWhenTheAdvanceReturned.withLock { $0 }
     // The bound counts jobs, not steps: a step of the loop is a job or a few (on the default
-    // backend, two: 50,000 steps), and any other test's actor turn the run took meanwhile
+    // backend, two: half the bound in steps), and any other test's actor turn the run took meanwhile
     // counts too.
     #expect(
-      returnedAt >= DeterministicRun.idleWaitBound / 4
-        && returnedAt <= DeterministicRun.idleWaitBound,
+      returnedAt >= Self.bound / 4
+        && returnedAt <= Self.bound,
       "the advance returned after \(returnedAt) steps of the loop")
   }
 
@@ -86,8 +89,8 @@ struct IdleWaitBoundTests {
     }
     let returnedAt = stepsWhenIdleReturned.withLock { $0 }
     #expect(
-      returnedAt >= DeterministicRun.idleWaitBound / 4
-        && returnedAt <= DeterministicRun.idleWaitBound,
+      returnedAt >= Self.bound / 4
+        && returnedAt <= Self.bound,
       "idle() returned after \(returnedAt) steps of the loop")
   }
 
@@ -102,7 +105,7 @@ struct IdleWaitBoundTests {
       // alone in all.
       for _ in 0..<12 {
         let worker = Task {
-          for _ in 0..<(DeterministicRun.idleWaitBound / 10) {
+          for _ in 0..<(Self.bound / 10) {
             steps.increment()
             await Task.yield()
           }
@@ -111,6 +114,39 @@ struct IdleWaitBoundTests {
         await worker.value
       }
     }
-    #expect(steps.value == 12 * (DeterministicRun.idleWaitBound / 10))
+    #expect(steps.value == 12 * (Self.bound / 10))
   }
+
+  /// The bound counts from the wait: a body that ran more jobs than the bound before it awaits
+  /// idleness (never idle meanwhile, since it was runnable itself) is not reported.
+  @Test(.offTheCooperativePool)
+  func jobsBeforeTheWaitDoNotCount() async throws {
+    let scheduler = DispatchQueue.test
+    let steps = Counter()
+    try await withDeterministicExecution(scheduler: scheduler) {
+      for _ in 0..<Self.bound {
+        steps.increment()
+        await Task.yield()
+      }
+      await scheduler.advance()
+    }
+    #expect(steps.value == Self.bound)
+  }
+}
+
+/// Runs a test with `IdleWaitBoundTests.bound` as its runs' bound on a wait for idleness.
+struct IdleWaitBoundOfTheseTests: SuiteTrait, TestTrait, TestScoping {
+  var isRecursive: Bool { true }
+
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    try await DeterministicRun.$idleWaitBoundOverride.withValue(IdleWaitBoundTests.bound) {
+      try await function()
+    }
+  }
+}
+
+extension Trait where Self == IdleWaitBoundOfTheseTests {
+  static var idleWaitBoundOfTheseTests: Self { Self() }
 }
