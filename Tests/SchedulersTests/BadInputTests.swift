@@ -57,10 +57,10 @@ struct BadInputTests {
       let never = DispatchSemaphore(value: 0)
       scheduler.schedule {
         actionStarted.signal()
-        _ = never.wait(timeout: .now() + 10)
+        _ = never.wait(timeout: .now() + 60)
       }
       Thread.detachNewThread { scheduler.advance() }
-      _ = actionStarted.wait(timeout: .now() + 10)
+      _ = actionStarted.wait(timeout: .now() + 60)
       scheduler.advance()
     }
     expectStandardError(of: result, toContain: "was called on two threads at once")
@@ -166,7 +166,7 @@ struct BadInputTests {
         scheduler.advance()
         done.signal()
       }
-      _ = done.wait(timeout: .now() + 10)
+      _ = done.wait(timeout: .now() + 60)
     }
     expectStandardError(of: result, toContain: "ran off the main actor")
   }

@@ -19,7 +19,7 @@ struct DispatchQueueSchedulerTests {
       seen.append(DispatchQueue.getSpecific(key: key))
       group.leave()
     }
-    #expect(group.wait(timeout: .now() + 5) == .success)
+    #expect(group.wait(timeout: .now() + 60) == .success)
     #expect(seen.values == [7])
   }
 
@@ -33,7 +33,7 @@ struct DispatchQueueSchedulerTests {
       ranAt.append(queue.now)
       group.leave()
     }
-    #expect(group.wait(timeout: .now() + 5) == .success)
+    #expect(group.wait(timeout: .now() + 60) == .success)
     #expect(ranAt.values.first.map { $0 >= deadline } == true)
   }
 
@@ -49,7 +49,7 @@ struct DispatchQueueSchedulerTests {
         options: .init(qos: .userInitiated, group: group)
       ) { ran.increment() }
       queue.schedule(options: .init(flags: .barrier, group: group)) { ran.increment() }
-      #expect(group.wait(timeout: .now() + 5) == .success)
+      #expect(group.wait(timeout: .now() + 60) == .success)
       #expect(ran.value == 2)
     }
   #endif
@@ -69,7 +69,7 @@ struct DispatchQueueSchedulerTests {
       ticks.increment()
       if ticks.value == 3 { thirdTick.signal() }
     }
-    #expect(thirdTick.wait(timeout: .now() + 5) == .success)
+    #expect(thirdTick.wait(timeout: .now() + 60) == .success)
     timer.cancel()
     expectNoMoreTicks(of: ticks, on: queue)
   }
@@ -84,7 +84,7 @@ struct DispatchQueueSchedulerTests {
           ticks.increment()
           if ticks.value == 1 { firstTick.signal() }
         })
-      #expect(firstTick.wait(timeout: .now() + 5) == .success)
+      #expect(firstTick.wait(timeout: .now() + 60) == .success)
       _ = timer
     }
     expectNoMoreTicks(of: ticks, on: queue)
@@ -99,7 +99,7 @@ struct DispatchQueueSchedulerTests {
     let afterStop = ticks.value
     let waited = DispatchSemaphore(value: 0)
     queue.asyncAfter(deadline: .now() + .milliseconds(20)) { waited.signal() }
-    #expect(waited.wait(timeout: .now() + 5) == .success, sourceLocation: sourceLocation)
+    #expect(waited.wait(timeout: .now() + 60) == .success, sourceLocation: sourceLocation)
     #expect(ticks.value == afterStop, sourceLocation: sourceLocation)
   }
 
@@ -129,7 +129,7 @@ struct UISchedulerTests {
         done.signal()
       }
     }
-    #expect(done.wait(timeout: .now() + 5) == .success)
+    #expect(done.wait(timeout: .now() + 60) == .success)
     #expect(ranOnMain.values == [true])
   }
 
@@ -158,7 +158,7 @@ struct UISchedulerTests {
           mainIsHeld.signal()
           releaseMain.wait()
         }
-        guard mainIsHeld.wait(timeout: .now() + 5) == .success else {
+        guard mainIsHeld.wait(timeout: .now() + 60) == .success else {
           releaseMain.signal()
           return continuation.resume(returning: nil)
         }
@@ -170,12 +170,12 @@ struct UISchedulerTests {
         }
         let ranBeforeReturning = !ran.values.isEmpty
         releaseMain.signal()
-        let finished = done.wait(timeout: .now() + 5) == .success
+        let finished = done.wait(timeout: .now() + 60) == .success
         continuation.resume(returning: finished ? (ranBeforeReturning, ran.values) : nil)
       }.start()
     }
     let (ranBeforeReturning, ranOnMain) = try #require(
-      outcome, "the main queue did not answer in 5 s")
+      outcome, "the main queue did not answer in 60 s")
     #expect(!ranBeforeReturning)
     #expect(ranOnMain == [true])
   }

@@ -15,7 +15,7 @@ import Testing
         onQueue.append(OperationQueue.current === queue)
         ran.signal()
       }
-      #expect(ran.wait(timeout: .now() + 5) == .success)
+      #expect(ran.wait(timeout: .now() + 60) == .success)
       #expect(onQueue.values == [true])
     }
 
@@ -28,7 +28,7 @@ import Testing
         ranAt.append(queue.now)
         ran.signal()
       }
-      #expect(ran.wait(timeout: .now() + 5) == .success)
+      #expect(ran.wait(timeout: .now() + 60) == .success)
       #expect(ranAt.values.first.map { $0 >= deadline } == true)
     }
 
@@ -41,14 +41,14 @@ import Testing
         ticks.increment()
         if ticks.value == 3 { thirdTick.signal() }
       }
-      #expect(thirdTick.wait(timeout: .now() + 5) == .success)
+      #expect(thirdTick.wait(timeout: .now() + 60) == .success)
       timer.cancel()
       // An occurrence added just before the cancel may still run; after that, none.
       queue.waitUntilAllOperationsAreFinished()
       let afterStop = ticks.value
       let waited = DispatchSemaphore(value: 0)
       queue.schedule(after: queue.now.advanced(by: .milliseconds(20))) { waited.signal() }
-      #expect(waited.wait(timeout: .now() + 5) == .success)
+      #expect(waited.wait(timeout: .now() + 60) == .success)
       queue.waitUntilAllOperationsAreFinished()
       #expect(ticks.value == afterStop)
     }
@@ -74,7 +74,7 @@ import Testing
         }
       }
       watcher.async { watch() }
-      #expect(queued.wait(timeout: .now() + 5) == .success)
+      #expect(queued.wait(timeout: .now() + 60) == .success)
       timer.cancel()
       queue.isSuspended = false
       queue.waitUntilAllOperationsAreFinished()

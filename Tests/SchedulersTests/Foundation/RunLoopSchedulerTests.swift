@@ -15,7 +15,7 @@ import Testing
         onLoop.append(RunLoop.current === loop.runLoop)
         ran.signal()
       }
-      #expect(ran.wait(timeout: .now() + 5) == .success)
+      #expect(ran.wait(timeout: .now() + 60) == .success)
       #expect(onLoop.values == [true])
     }
 
@@ -33,7 +33,7 @@ import Testing
         waited.append(DispatchTime.now().uptimeNanoseconds - scheduledAt)
         ran.signal()
       }
-      #expect(ran.wait(timeout: .now() + 5) == .success)
+      #expect(ran.wait(timeout: .now() + 60) == .success)
       #expect(waited.values.first.map { $0 >= 19_000_000 } == true, "\(waited.values) ns")
     }
 
@@ -45,7 +45,7 @@ import Testing
         ticks.increment()
         if ticks.value == 3 { thirdTick.signal() }
       }
-      #expect(thirdTick.wait(timeout: .now() + 5) == .success)
+      #expect(thirdTick.wait(timeout: .now() + 60) == .success)
       timer.cancel()
       expectNoMoreTicks(of: ticks, on: loop)
     }
@@ -60,7 +60,7 @@ import Testing
             ticks.increment()
             if ticks.value == 1 { firstTick.signal() }
           })
-        #expect(firstTick.wait(timeout: .now() + 5) == .success)
+        #expect(firstTick.wait(timeout: .now() + 60) == .success)
         _ = timer
       }
       expectNoMoreTicks(of: ticks, on: loop)
@@ -81,13 +81,13 @@ import Testing
     ) {
       let drained = DispatchSemaphore(value: 0)
       loop.runLoop.schedule { drained.signal() }
-      #expect(drained.wait(timeout: .now() + 5) == .success, sourceLocation: sourceLocation)
+      #expect(drained.wait(timeout: .now() + 60) == .success, sourceLocation: sourceLocation)
       let afterStop = ticks.value
       let waited = DispatchSemaphore(value: 0)
       loop.runLoop.schedule(after: loop.runLoop.now.advanced(by: .milliseconds(20))) {
         waited.signal()
       }
-      #expect(waited.wait(timeout: .now() + 5) == .success, sourceLocation: sourceLocation)
+      #expect(waited.wait(timeout: .now() + 60) == .success, sourceLocation: sourceLocation)
       #expect(ticks.value == afterStop, sourceLocation: sourceLocation)
     }
   }
