@@ -4,25 +4,26 @@ import Synchronization
 // a lock around a state of idle, pending sends, or a set of awaiting `next()` calls keyed by
 // the iterator's generation, and a cancellation handler around each `next()`.
 //
-// - swift-async-algorithms PR 80 (commit de73225, fixed before 0.0.1 was tagged): a
+// - apple/swift-async-algorithms PR 80 (commit de73225, fixed before 0.0.1 was tagged): a
 //   `next()` whose task is already cancelled runs its cancellation handler first, while the
 //   channel is idle, and the handler found nothing to cancel; `next()` then registered and
 //   waited for a value nobody would send. The fix leaves a cancelled placeholder that the
 //   `next()` finds and returns `nil` for. Symptom: the iterating task hangs.
-// - swift-async-algorithms issue 142 (fixed by swift-async-algorithms PR 143, released in 0.0.2):
-//   cancelling an iteration that waits removed it from the awaiting set but left the state
-//   `.awaiting` with an empty set; the next `send` took `removeFirst()` of that empty set. Symptom:
-//   a crash ("Can't removeFirst from an empty collection"). The fix goes back to `.idle` when the
-//   set empties.
+// - apple/swift-async-algorithms issue 142 (fixed by apple/swift-async-algorithms PR 143,
+//   released in 0.0.2): cancelling an iteration that waits removed it from the awaiting set but
+//   left the state `.awaiting` with an empty set; the next `send` took `removeFirst()` of that
+//   empty set. Symptom: a crash ("Can't removeFirst from an empty collection"). The fix goes back
+//   to `.idle` when the set empties.
 
 /// The upstream bugs a ``ModelChannel`` may carry.
 public struct ChannelBugs: OptionSet, Sendable {
   public let rawValue: Int
   public init(rawValue: Int) { self.rawValue = rawValue }
-  /// swift-async-algorithms PR 80's: a cancellation that comes before its `next()` registers is
-  /// forgotten.
+  /// apple/swift-async-algorithms PR 80's: a cancellation that comes before its `next()` registers
+  /// is forgotten.
   public static let cancelBeforeNextIsForgotten = ChannelBugs(rawValue: 1)
-  /// swift-async-algorithms issue 142's: a cancelled `next()` leaves an empty awaiting set behind.
+  /// apple/swift-async-algorithms issue 142's: a cancelled `next()` leaves an empty awaiting set
+  /// behind.
   public static let cancelLeavesAnEmptyAwaitingSet = ChannelBugs(rawValue: 2)
 }
 
@@ -146,8 +147,8 @@ public final class ModelChannel: Sendable {
           state.emission = .pending(sends)
           return nil
         case .awaiting(var nexts):
-          // swift-async-algorithms issue 142: with an empty set left behind by a cancellation, this
-          // traps.
+          // apple/swift-async-algorithms issue 142: with an empty set left behind by a
+          // cancellation, this traps.
           let next = nexts.removeFirst()
           state.emission = nexts.isEmpty ? .idle : .awaiting(nexts)
           return {
@@ -176,9 +177,9 @@ public final class ModelChannel: Sendable {
   }
 }
 
-/// swift-async-algorithms issue 142's program: an iteration waits, its task is cancelled, then a
-/// value is sent. First in, first out, the value is sent before the cancel; only another order
-/// crashes.
+/// apple/swift-async-algorithms issue 142's program: an iteration waits, its task is cancelled,
+/// then a value is sent. First in, first out, the value is sent before the cancel; only another
+/// order crashes.
 public func cancelAWaitingIterationThenSend(_ version: Version) async -> Int? {
   let channel = ModelChannel(
     bugs: version == .buggy ? [.cancelLeavesAnEmptyAwaitingSet] : [])
@@ -196,8 +197,8 @@ public func cancelAWaitingIterationThenSend(_ version: Version) async -> Int? {
   return received
 }
 
-/// swift-async-algorithms PR 80's program: an iteration's task cancelled, soon after it starts or
-/// before.
+/// apple/swift-async-algorithms PR 80's program: an iteration's task cancelled, soon after it
+/// starts or before.
 public func cancelAnIterationAsItStarts(_ version: Version) async -> Int? {
   let channel = ModelChannel(bugs: version == .buggy ? [.cancelBeforeNextIsForgotten] : [])
   let generation = channel.establish()

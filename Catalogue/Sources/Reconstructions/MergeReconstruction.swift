@@ -1,13 +1,13 @@
 import Synchronization
 
-// swift-async-algorithms issue 249, fixed by swift-async-algorithms PR 250 (first released in
-// 0.1.0). Since 0.0.4, `merge` (and `zip`, `combineLatest`, `debounce`) made the task that iterates
-// its bases at the first `next()`, not when its iterator was made. A `next()` whose task was
-// already cancelled runs its cancellation handler before anything else, and the state machine's
-// handler, still in `.initial`, took that for an impossible state: `preconditionFailure`. Symptom:
-// a crash, when a task that iterates a merge is cancelled before it gets to its first `next()`.
-// First in, first out, the iterating task starts before the one that cancels it; only the other
-// order crashes. The fix treats a cancel in `.initial` as the end.
+// apple/swift-async-algorithms issue 249, fixed by apple/swift-async-algorithms PR 250 (first
+// released in 0.1.0). Since 0.0.4, `merge` (and `zip`, `combineLatest`, `debounce`) made the task
+// that iterates its bases at the first `next()`, not when its iterator was made. A `next()` whose
+// task was already cancelled runs its cancellation handler before anything else, and the state
+// machine's handler, still in `.initial`, took that for an impossible state: `preconditionFailure`.
+// Symptom: a crash, when a task that iterates a merge is cancelled before it gets to its first
+// `next()`. First in, first out, the iterating task starts before the one that cancels it; only the
+// other order crashes. The fix treats a cancel in `.initial` as the end.
 
 /// The merge of a few `AsyncStream<Int>`s, with its bases' task made at the first `next()`.
 public final class ModelMerge: Sendable {
@@ -123,8 +123,8 @@ public final class ModelMerge: Sendable {
   }
 }
 
-/// swift-async-algorithms issue 249's program: a task iterates the merge of two finished streams,
-/// and another task cancels it, either before or after its first `next()`. Returns what it
+/// apple/swift-async-algorithms issue 249's program: a task iterates the merge of two finished
+/// streams, and another task cancels it, either before or after its first `next()`. Returns what it
 /// received.
 public func cancelAMergeAroundItsFirstNext(_ version: Version) async -> [Int] {
   let (first, firstInput) = AsyncStream.makeStream(of: Int.self)

@@ -1,5 +1,6 @@
-// swift-service-lifecycle issue 248 (reported against 2.11.0), fixed by
-// swift-service-lifecycle PR 250, released by 2.13.0, the release this package resolves.
+// swift-server/swift-service-lifecycle issue 248 (reported against 2.11.0), fixed by
+// swift-server/swift-service-lifecycle PR 250, released by 2.13.0, the release this package
+// resolves.
 // `ServiceGroup` is an actor; `triggerGracefulShutdown()` on a group still in `.initial` (its
 // `run()` not started yet) went straight to `.finished`, and the `run()` that came next threw
 // `alreadyFinished`: no service ran, so none did the cleanup it does after its graceful shutdown.
@@ -59,8 +60,9 @@ public actor ModelServiceGroup {
   }
 }
 
-/// swift-service-lifecycle issue 248's program: one task runs the group, another triggers its
-/// graceful shutdown. Returns how many clean-ups the service did, or the error `run()` threw.
+/// swift-server/swift-service-lifecycle issue 248's program: one task runs the group, another
+/// triggers its graceful shutdown. Returns how many clean-ups the service did, or the error `run()`
+/// threw.
 public func runAGroupAndShutItDown(_ version: Version) async -> Result<Int, any Error> {
   let group = ModelServiceGroup(version)
   let runner = Task { try await group.run() }

@@ -1,7 +1,7 @@
 import Synchronization
 
-// swift-async-algorithms PR 164 ("make the `fail` terminal event non async", first released in
-// 0.0.4; swift-async-algorithms PR 167 found the same race). Before it,
+// apple/swift-async-algorithms PR 164 ("make the `fail` terminal event non async", first released
+// in 0.0.4; apple/swift-async-algorithms PR 167 found the same race). Before it,
 // `AsyncThrowingChannel.fail(_:)` was a send like any other: with no iteration waiting, it marked
 // the channel terminal and queued itself as a pending send, to be taken by the next `next()`. But
 // `next()` looked at the terminal flag first and returned `nil`, so the queued failure was never
@@ -116,9 +116,9 @@ public final class ModelThrowingChannel: Sendable {
   }
 }
 
-/// swift-async-algorithms PR 164's program: an iteration and a failure, in either order. `check` is
-/// handed what the iteration saw (the failure, or an ending without it, `.success(nil)`) before the
-/// program waits for `fail` to return.
+/// apple/swift-async-algorithms PR 164's program: an iteration and a failure, in either order.
+/// `check` is handed what the iteration saw (the failure, or an ending without it, `.success(nil)`)
+/// before the program waits for `fail` to return.
 public func failAChannelBesideAnIteration(
   _ version: Version, check: (Result<Int?, any Error>) -> Void
 ) async {

@@ -170,7 +170,8 @@ extension Catalogue {
     }
 
     // MARK: ServiceGroup: "triggerGracefulShutdown() ... the group shuts down its services" —
-    // with 2.13.0, also when it comes before run() (swift-service-lifecycle issue 248).
+    // with 2.13.0, also when it comes before run()
+    // (swift-server/swift-service-lifecycle issue 248).
 
     @Test func aGroupShutDownRightBeforeOrAfterRunRunsItsServiceAndCleansUp() async {
       await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {

@@ -12,7 +12,7 @@ import Testing
 extension Catalogue {
   @Suite("Reconstructions of fixed upstream bugs")
   struct Reconstructions {
-    // MARK: swift-async-algorithms issue 142: cancel a waiting iteration, then send: a crash.
+    // MARK: apple/swift-async-algorithms issue 142: cancel a waiting iteration, then send: a crash.
 
     @Test func cancellingAWaitingIterationThenSendingCrashesInSomeSchedule() async throws {
       let found = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -42,7 +42,7 @@ extension Catalogue {
       }
     }
 
-    // MARK: swift-async-algorithms PR 80: a cancel before the first next() is forgotten: a hang.
+    // MARK: apple/swift-async-algorithms PR 80: a cancel before the first next() is lost: a hang.
 
     @Test func aCancelBeforeTheFirstNextHangsInSomeSchedule() async {
       let finding = await exploringFindsAFailingSchedule {
@@ -57,7 +57,7 @@ extension Catalogue {
       }
     }
 
-    // MARK: swift-async-algorithms PR 164: a failure queued before the iteration is lost.
+    // MARK: apple/swift-async-algorithms PR 164: a failure queued before the iteration is lost.
 
     @Test func aFailureSentBeforeTheIterationIsLostInSomeSchedule() async {
       let finding = await exploringFindsAFailingSchedule {
@@ -78,7 +78,7 @@ extension Catalogue {
       }
     }
 
-    // MARK: swift-async-algorithms issue 249: merge cancelled before its task: a crash.
+    // MARK: apple/swift-async-algorithms issue 249: merge cancelled before its task: a crash.
 
     @Test func aMergeCancelledBeforeItsFirstNextCrashesInSomeSchedule() async throws {
       let found = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -108,7 +108,7 @@ extension Catalogue {
       }
     }
 
-    // MARK: swift-service-lifecycle issue 248: a shutdown before run() loses the whole run.
+    // MARK: swift-server/swift-service-lifecycle issue 248: a shutdown before run() loses it all.
 
     @Test func aShutdownBeforeRunLosesTheRunInSomeSchedule() async {
       await exploringFindsAFailingSchedule {

@@ -17,7 +17,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// measureInterval: -w--x(yz)-|    w = 100 ms, x = 300 ms, y = 100 ms, z = 0 ms
   /// ```
   ///
-  /// - An element is measured when the operator receives it from the upstream, which it reads
+  /// - An element's interval ends when the operator receives it from the upstream, which it reads
   ///   in a task of its own: a slow consumer does not lengthen the intervals.
   /// - The finish and the upstream's failure pass through at once.
   /// - On an immediate scheduler every interval is zero.

@@ -25,7 +25,7 @@
     /// This stride as a `Duration`.
     ///
     /// Combine's strides say what they are worth only through comparisons, so a stride of a type
-    /// this package does not know is measured by a binary search over nanoseconds (62 steps).
+    /// this package does not know is found by a binary search over nanoseconds (62 steps).
     /// Dispatch, run-loop and operation-queue strides are read directly.
     public var duration: Duration {
       if let known = self as? any DurationReadableStride { return known.exactDuration }

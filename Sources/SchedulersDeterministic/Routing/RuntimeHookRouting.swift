@@ -1,6 +1,6 @@
 // The runtime-hooks backend: the hook variables of `libswift_Concurrency`, plain C globals that
 // every Swift runtime since 5.5 exports, found with `dlsym` so that this compiles with every
-// toolchain. The repository's docs/deterministic-execution.md says what was measured with them.
+// toolchain. The repository's docs/deterministic-execution.md says what each does on which runtime.
 //
 // - `swift_task_enqueueGlobal_hook` receives every job for the global executor;
 // - `swift_task_getMainExecutor_hook` makes the main actor's executor a serial executor of
@@ -79,8 +79,8 @@ import Synchronization
 
     /// Whether this runtime sends a plain `Task.sleep` through the delay and deadline hooks:
     /// before the Swift 6.3 runtime it does; from 6.3 on, `Task.sleep` goes to the current
-    /// scheduling executor instead (stdlib `TaskSleep.swift`; measured here on 6.3.1: no hook
-    /// call). On Linux the runtime comes with the toolchain.
+    /// scheduling executor instead (stdlib `TaskSleep.swift`; docs/deterministic-execution.md
+    /// has the evidence). On Linux the runtime comes with the toolchain.
     static let runtimeCallsDelayHooks: Bool = {
       #if canImport(Darwin)
         if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
