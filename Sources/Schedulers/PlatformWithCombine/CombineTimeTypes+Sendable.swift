@@ -6,8 +6,8 @@
   // sources), and restating one is an "already stated" warning, an error under
   // warnings-as-errors. Only Dispatch's `Stride` is not
   // (pointfreeco/swift-composable-architecture issue 3812): a plain `Int` of nanoseconds, so the
-  // package says what it is. The Combine stand-in CI builds against
-  // declares the other six, as Apple does.
+  // package says what it is. The Combine stand-in CI builds against declares the other six, as
+  // Apple does.
 
   extension DispatchQueue.SchedulerTimeType.Stride: @retroactive @unchecked Sendable {}
 #endif

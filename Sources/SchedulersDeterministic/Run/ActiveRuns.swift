@@ -26,15 +26,14 @@ import Synchronization
 /// Of the others, the run leaves to the platform's executors the jobs of tasks it knows to be
 /// another test's: a task made before the run began (the runtime numbers tasks in the order it
 /// makes them) that the run has not noted, and the tasks such a task makes (child tasks and
-/// unstructured ones). Their next
-/// steps, yields and new tasks, and their wake-ups where no task is current (a Dispatch
-/// callback, a child task's end), stay on the cooperative pool; only an actor's turn they
-/// enqueue is taken, since it may hold a job of the run. Taking them all made them wait for one
-/// thread, the run's, while the pool's others had nothing to run. A task made during the run
-/// that no rule names is taken, and so is what it enqueues: one started from a Dispatch
-/// callback may be the test's, and a plain sleep wakes its sleeper from a task of the
-/// runtime's that carries no task-local. What is taken and not its own is not the run's
-/// progress, and an exploring run never reorders it.
+/// unstructured ones). Their next steps, yields and new tasks, and their wake-ups where no task is
+/// current (a Dispatch callback, a child task's end), stay on the cooperative pool; only an actor's
+/// turn they enqueue is taken, since it may hold a job of the run. Taking them all made them wait
+/// for one thread, the run's, while the pool's others had nothing to run. A task made during the
+/// run that no rule names is taken, and so is what it enqueues: one started from a Dispatch
+/// callback may be the test's, and a plain sleep wakes its sleeper from a task of the runtime's
+/// that carries no task-local. What is taken and not its own is not the run's progress, and an
+/// exploring run never reorders it.
 enum ActiveRuns {
   private struct State {
     /// The run in progress: it takes every job that may be its test's.

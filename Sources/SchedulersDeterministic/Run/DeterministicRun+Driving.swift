@@ -161,10 +161,11 @@ extension DeterministicRun {
       : ""
     return """
       The deterministic run was never idle while a task awaited its idleness (an async \
-      advance, DeterministicExecution.idle()): it ran \(bound) jobs without once \
-      running out of them (\(queued) still queued, \(ownQueued) of them its own\(whose)). A task that keeps \
-      running, such as a loop that waits by yielding (while !ready { await Task.yield() }) for \
-      what the test does after the advance, keeps the run busy for ever. The waiter went on \
+      advance, DeterministicExecution.idle()): it ran \(bound) jobs without once running out \
+      of them (\(queued) still queued, \(ownQueued) of them its own\(whose)). A task that \
+      keeps running, such as a loop that waits by yielding \
+      (while !ready { await Task.yield() }) for what the test does after the advance, keeps \
+      the run busy for ever. The waiter went on \
       without the run being idle; what kept it busy runs on in the run. Let the loop wait on \
       something that resumes it (a continuation, an AsyncStream, a sleep on the scheduler) \
       instead of yielding.

@@ -71,9 +71,9 @@ package enum RunDecision: Equatable, Sendable {
   case suspectDeadlock
 
   /// The next step in `situation`. The order is the policy: bounds first (they stop what would
-  /// not end: an exploring run's, the settling's, a waiter's for idleness), then work (a job, the main queue's turns), then what idleness means, from the
-  /// least to the most drastic (cancelled sleeps, waiters, the end, outside work, virtual time,
-  /// a deadlock).
+  /// not end: an exploring run's, the settling's, a waiter's for idleness), then work (a job,
+  /// the main queue's turns), then what idleness means, from the least to the most drastic
+  /// (cancelled sleeps, waiters, the end, outside work, virtual time, a deadlock).
   package static func next(in situation: RunSituation) -> RunDecision {
     switch situation.exploringBound {
     case .reached: return .stopLivelock

@@ -99,6 +99,34 @@ struct TaskOwnershipTests {
     #expect(madeDuring == .some(false), "a task made during the run is taken, not its own")
   }
 
+  /// The stand-in for an unrelated test's task: a loop whose every step is a child task (a job
+  /// the looping task enqueues itself), counting the steps it takes while a run holds its
+  /// thread, until told to stop.
+  final class ChildTaskLoop: Sendable {
+    let runHolds = Atomic<Bool>(false)
+    let stop = Atomic<Bool>(false)
+    private let stepsWhileHeld = DispatchSemaphore(value: 0)
+
+    func loop() async {
+      while !stop.load(ordering: .relaxed) {
+        async let step = runHolds.load(ordering: .acquiring)
+        if await step { stepsWhileHeld.signal() }
+      }
+    }
+
+    /// Called by the run's body, holding its thread: waits until the loop has stepped ten
+    /// times. Real time, bounded: the loop's steps need a thread, which a busy machine may give
+    /// late; with its jobs in the run, they never come, and the wait ends at its limit.
+    func holdTheRunUntilTenSteps() -> DispatchTimeoutResult {
+      runHolds.store(true, ordering: .releasing)
+      var result = DispatchTimeoutResult.success
+      for _ in 0..<10 where result == .success {
+        result = stepsWhileHeld.wait(timeout: .now() + .seconds(120))
+      }
+      return result
+    }
+  }
+
   /// A task of no run, an unrelated test's, goes on while a run holds its thread: its jobs go
   /// to the pool, not to the run's queue behind the job that holds the run. Without that, the
   /// run took every job of the process, and the unrelated task waited for the run to end
@@ -110,32 +138,12 @@ struct TaskOwnershipTests {
     .enabled(if: DeterministicExecution.backend.isAvailable),
     .enabled(if: ProcessInfo.processInfo.activeProcessorCount >= 2))
   func aTaskOfNoRunGoesOnWhileARunHoldsItsThread() async throws {
-    final class Flags: Sendable {
-      let runHolds = Atomic<Bool>(false)
-      let stop = Atomic<Bool>(false)
-    }
-    let flags = Flags()
-    let stepsWhileHeld = DispatchSemaphore(value: 0)
-    // Each step a child task: a job the unrelated task enqueues itself.
-    let unrelated = Task.detached {
-      while !flags.stop.load(ordering: .relaxed) {
-        async let step = flags.runHolds.load(ordering: .acquiring)
-        if await step { stepsWhileHeld.signal() }
-      }
-    }
-    defer { flags.stop.store(true, ordering: .relaxed) }
-    let waited = try await withDeterministicExecution {
-      flags.runHolds.store(true, ordering: .releasing)
-      // Real time, bounded: the other task's steps need a thread, which a busy machine may
-      // give late; with its jobs in the run, they never come, and the wait ends at its limit.
-      var result = DispatchTimeoutResult.success
-      for _ in 0..<10 where result == .success {
-        result = stepsWhileHeld.wait(timeout: .now() + .seconds(120))
-      }
-      return result
-    }
+    let loop = ChildTaskLoop()
+    let unrelated = Task.detached { await loop.loop() }
+    defer { loop.stop.store(true, ordering: .relaxed) }
+    let waited = try await withDeterministicExecution { loop.holdTheRunUntilTenSteps() }
     #expect(waited == .success, "the unrelated task's jobs waited for the run to end")
-    flags.stop.store(true, ordering: .relaxed)
+    loop.stop.store(true, ordering: .relaxed)
     await unrelated.value
   }
 
@@ -150,38 +158,21 @@ struct TaskOwnershipTests {
     .enabled(if: DeterministicExecution.backend.isAvailable),
     .enabled(if: ProcessInfo.processInfo.activeProcessorCount >= 2))
   func aTaskThatAnotherTestsTaskMakesDuringARunIsOfNoRunToo() async throws {
-    final class Flags: Sendable {
-      let runHolds = Atomic<Bool>(false)
-      let stop = Atomic<Bool>(false)
-    }
-    let flags = Flags()
-    let stepsWhileHeld = DispatchSemaphore(value: 0)
+    let loop = ChildTaskLoop()
     let (runBegan, began) = AsyncStream<Void>.makeStream()
     // Another test's task: made before the run, it makes the looping task once the run has
     // begun (a Dispatch callback wakes it, so that no task of the run does).
     let otherTest = Task.detached {
       for await _ in runBegan { break }
-      let looping = Task.detached {
-        while !flags.stop.load(ordering: .relaxed) {
-          async let step = flags.runHolds.load(ordering: .acquiring)
-          if await step { stepsWhileHeld.signal() }
-        }
-      }
-      await looping.value
+      await Task.detached { await loop.loop() }.value
     }
-    defer { flags.stop.store(true, ordering: .relaxed) }
+    defer { loop.stop.store(true, ordering: .relaxed) }
     let waited = try await withDeterministicExecution {
-      flags.runHolds.store(true, ordering: .releasing)
       DispatchQueue.global().async { began.yield() }
-      // Real time, bounded, as above: a busy machine may give the loop a thread late.
-      var result = DispatchTimeoutResult.success
-      for _ in 0..<10 where result == .success {
-        result = stepsWhileHeld.wait(timeout: .now() + .seconds(120))
-      }
-      return result
+      return loop.holdTheRunUntilTenSteps()
     }
     #expect(waited == .success, "the loop's child tasks were taken into the run")
-    flags.stop.store(true, ordering: .relaxed)
+    loop.stop.store(true, ordering: .relaxed)
     await otherTest.value
   }
 }

@@ -21,6 +21,27 @@ struct IdleWaitBoundTests {
   static let bound = DeterministicRun.idleWaitBound / 10
   static let loopCap = bound * 10
 
+  /// The user's mistake: a loop that waits by yielding for `flag`, counting its `steps`; it
+  /// ends by itself at `loopCap`.
+  static func pollByYielding(until flag: Flag, counting steps: Counter) async {
+    while !flag.isSet, steps.value < loopCap {
+      steps.increment()
+      await Task.yield()
+    }
+  }
+
+  /// The waiter went on once the loop had run the bound's worth of jobs, and not after the loop
+  /// ended by itself. The bound counts jobs, not steps: a step of the loop is a job or a few
+  /// (two on the default backend: half the bound in steps), and any other test's actor turn
+  /// the run took meanwhile counts too.
+  static func expectTheWaiterWentOnAtTheBound(
+    afterSteps steps: Int, _ waiter: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(
+      steps >= bound / 4 && steps <= bound, "\(waiter) returned after \(steps) steps of the loop",
+      sourceLocation: sourceLocation)
+  }
+
   /// The user's mistake: a model polls by yielding for a flag the test sets after it advances.
   @Test(.offTheCooperativePool)
   func aYieldLoopWaitingForWhatFollowsTheAdvanceIsReportedInsteadOfHanging() async throws {
@@ -30,12 +51,7 @@ struct IdleWaitBoundTests {
     let stepsWhenTheAdvanceReturned = Mutex(-1)
     try await withKnownIssue {
       try await withDeterministicExecution(scheduler: scheduler) {
-        let poller = Task {
-          while !ready.isSet, steps.value < Self.loopCap {
-            steps.increment()
-            await Task.yield()
-          }
-        }
+        let poller = Task { await Self.pollByYielding(until: ready, counting: steps) }
         await scheduler.advance()
         stepsWhenTheAdvanceReturned.withLock { $0 = steps.value }
         ready.set()
@@ -45,14 +61,8 @@ struct IdleWaitBoundTests {
       issue.description.contains("never idle while a task awaited its idleness")
         && issue.description.contains("1 still queued, 1 of them its own)")
     }
-    let returnedAt = stepsWhenTheAdvanceReturned.withLock { $0 }
-    // The bound counts jobs, not steps: a step of the loop is a job or a few (on the default
-    // backend, two: half the bound in steps), and any other test's actor turn the run took meanwhile
-    // counts too.
-    #expect(
-      returnedAt >= Self.bound / 4
-        && returnedAt <= Self.bound,
-      "the advance returned after \(returnedAt) steps of the loop")
+    Self.expectTheWaiterWentOnAtTheBound(
+      afterSteps: stepsWhenTheAdvanceReturned.withLock { $0 }, "the advance")
   }
 
   /// The same loop in a task the run could not tell from its test's: one started from a Dispatch
@@ -68,12 +78,7 @@ struct IdleWaitBoundTests {
       try await withDeterministicExecution {
         let started = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-          Task {
-            while !stop.isSet, steps.value < Self.loopCap {
-              steps.increment()
-              await Task.yield()
-            }
-          }
+          Task { await Self.pollByYielding(until: stop, counting: steps) }
           started.signal()
         }
         // Real time, bounded: the callback runs on a Dispatch thread, which a busy machine
@@ -87,11 +92,8 @@ struct IdleWaitBoundTests {
       issue.description.contains("never idle while a task awaited its idleness")
         && issue.description.contains("0 of them its own: a task the run took")
     }
-    let returnedAt = stepsWhenIdleReturned.withLock { $0 }
-    #expect(
-      returnedAt >= Self.bound / 4
-        && returnedAt <= Self.bound,
-      "idle() returned after \(returnedAt) steps of the loop")
+    Self.expectTheWaiterWentOnAtTheBound(
+      afterSteps: stepsWhenIdleReturned.withLock { $0 }, "idle()")
   }
 
   /// A run that becomes idle now and then is never stopped, however many jobs it runs in all:
