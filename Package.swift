@@ -28,7 +28,13 @@ let package = Package(
     // Deterministic execution: routing every job of a run to one queue (the custom-executor SPI
     // of Swift 6.3, or the runtime's hook variables), and the driver thread that drains it.
     // Not a product: tests reach it through `SchedulersTesting`, which re-exports it.
-    .target(name: "SchedulersDeterministic", dependencies: ["Schedulers"]),
+    .target(
+      name: "SchedulersDeterministic", dependencies: ["Schedulers", "SchedulersTaskCreation"]),
+    // Linux: this test process's own `swift_task_create`, which gives the tasks an exploring
+    // run's tasks create a task executor preference, so that their hops between actors are
+    // jobs the run orders (the runtime runs them in place otherwise). C, because the runtime's
+    // calling convention for it is `swiftcall`.
+    .target(name: "SchedulersTaskCreation"),
     .target(name: "SchedulersTesting", dependencies: ["Schedulers", "SchedulersDeterministic"]),
     .testTarget(
       name: "SchedulersTests",

@@ -351,14 +351,15 @@ private func runDeterministically<R: Sendable>(
   defer { RunGate.shared.leave() }
   if clock != nil, router.backend.plainTaskSleepIsVirtual { await warmUpPlainSleeps() }
 
+  // An exploring run picks its jobs by the chooser its exploration set for it.
+  let chooser = ExplorationHook.chooser ?? ExploreEveryRun.nextChooser()
   let run = DeterministicRun(
     router: router, scheduleVirtualSleep: clock?.scheduleVirtualSleep,
     describePending: clock?.describePending ?? noPendingWork,
     outsideWorkTimeout: outsideWorkTimeout,
     elapsed: clock?.elapsed, autoAdvance: clock?.autoAdvance,
-    droppedTaskErrors: droppedTaskErrors)
-  // An exploring run picks its jobs by the chooser its exploration set for it.
-  if let chooser = ExplorationHook.chooser ?? ExploreEveryRun.nextChooser() {
+    droppedTaskErrors: droppedTaskErrors, hopsAreJobs: chooser?.hopsAreJobs ?? false)
+  if let chooser {
     run.state.withLock { $0.exploring = DeterministicRun.Exploring(chooser: chooser) }
   }
   // Under the gate, as every write of the crash report's storage: the report of this run's
@@ -385,11 +386,12 @@ private func runDeterministically<R: Sendable>(
     && (callerIsOnTheMainActor || isolation == nil)
   let ending = await withTaskCancellationHandler {
     ActiveRuns.begin(run)
+    HopsAsJobs.begin(for: run)
     // Created as the run's (the task-local makes its first job the run's), so the body's
     // first job is already on the run's queue. Not detached: the body inherits the caller's
     // task-locals (the running test).
     let task = DeterministicRunContext.$current.withValue(run) {
-      router.makeBodyTask {
+      router.makeBodyTask(hopsAreJobs: run.hopsAreJobs) {
         run.adoptCurrentTask()
         let result = await DeterministicRunContext.$current.withValue(run) {
           do { return Result<R, any Error>.success(try await body()) } catch {
@@ -470,6 +472,7 @@ extension DeterministicRun {
       ending = .finished(leftovers: leftovers.isEmpty ? nil : leftovers.joined(separator: "; "))
     }
     ActiveRuns.end(self)
+    HopsAsJobs.end(for: self)
     handBackRemainingJobs()
     // Still under the gate: a crash from now on is not this run's schedule's.
     ExplorationCrashReport.disarm()

@@ -73,6 +73,11 @@ package final class ScheduleChooser: @unchecked Sendable {
   /// Set once the run reached `maxJobs`: from then on it goes first in, first out, so that a
   /// body that was cancelled can finish.
   package private(set) var stoppedChoosing = false
+  /// Whether the run's tasks take each hop between actors as a job of its own (`HopsAsJobs`),
+  /// so that the schedule can put another job between a task's check on an actor and its act
+  /// after awaiting one that answers at once: every exploring schedule but the first-in
+  /// first-out one that comes before them, which takes the order of an unexplored run.
+  package var hopsAreJobs = true
   /// How many jobs a schedule may run before the run stops it as a livelock
   /// (``DeterministicExecution/Exploration/maxJobsPerSchedule``).
   package var maxJobs = DeterministicExecution.Exploration.defaultMaxJobsPerSchedule

@@ -64,6 +64,22 @@
       executor.platform.enqueue(ExecutorJob(job))
     }
 
+    func makeBodyTask(
+      hopsAreJobs: Bool, _ operation: @escaping @Sendable () async -> Void
+    ) -> Task<Void, Never> {
+      guard hopsAreJobs, #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
+      else { return Task(operation: operation) }
+      return Task(executorPreference: RoutingTaskExecutor.shared, operation: operation)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    var hopExecutor: UnownedTaskExecutor? {
+      guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
+        return nil
+      }
+      return RoutingTaskExecutor.shared.asUnownedTaskExecutor()
+    }
+
     func handBack(_ job: UnownedJob, onMainActor: Bool) {
       guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
         preconditionFailure("Deterministic execution: a job was routed without job routing")

@@ -62,18 +62,23 @@ protocol JobRouter: Sendable {
   /// main executor's hook).
   var mainActorJobsStayOnMainQueue: Bool { get }
 
-  /// Creates the task the body runs in (its first job is the run's).
-  func makeBodyTask(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never>
+  /// Creates the task the body runs in (its first job is the run's). With `hopsAreJobs`, the
+  /// task prefers ``hopExecutor``, which its child tasks inherit (`HopsAsJobs`).
+  func makeBodyTask(
+    hopsAreJobs: Bool, _ operation: @escaping @Sendable () async -> Void
+  ) -> Task<Void, Never>
+
+  /// The task executor that the run's tasks prefer when their hops between actors are to be
+  /// jobs of the run (`HopsAsJobs`): the one the run's jobs run on, which sends what is
+  /// enqueued on it to the run, or to the platform's executor once the run has ended.
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  var hopExecutor: UnownedTaskExecutor? { get }
 }
 
 extension JobRouter {
   var mainActorJobsStayOnMainQueue: Bool { false }
 
   func takeRoutingBack() -> String? { nil }
-
-  func makeBodyTask(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-    Task(operation: operation)
-  }
 
   /// Enqueues a job on the platform's executors after `delay` of real time (a plain sleep
   /// still pending when its run ended).

@@ -175,9 +175,14 @@ import Synchronization
     /// and a `Task.yield()` inside a default actor's turn enqueues on the task's preference or,
     /// without one, on the platform's default executor, past the hook, so that it left the run
     /// and raced back. Structured child tasks inherit the preference; `Task {}` does not.
-    func makeBodyTask(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    /// (Every run's body: `hopsAreJobs` adds nothing here.)
+    func makeBodyTask(
+      hopsAreJobs: Bool, _ operation: @escaping @Sendable () async -> Void
+    ) -> Task<Void, Never> {
       Task(executorPreference: HookTaskExecutor.shared, operation: operation)
     }
+
+    var hopExecutor: UnownedTaskExecutor? { HookTaskExecutor.shared.asUnownedTaskExecutor() }
 
     /// Installs the run's hooks.
     ///

@@ -75,6 +75,10 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// The id of the body's task (`RuntimeABI.id(of:)`), so that a report can point it out
   /// among the run's tasks; 0 until the task is made (`ActiveRuns.noteBodysTask` sets it).
   let bodysTaskID = Atomic<UInt32>(0)
+  /// Whether the run's tasks prefer the router's ``JobRouter/hopExecutor``, so that their hops
+  /// between actors are jobs of the run, which an exploring run orders (`HopsAsJobs`). Only
+  /// exploring runs: a first-in first-out run keeps its order and its cost.
+  let hopsAreJobs: Bool
 
   init(
     router: any JobRouter,
@@ -83,8 +87,10 @@ final class DeterministicRun: DeterministicRunIdleness {
     outsideWorkTimeout: Duration,
     elapsed: (@Sendable () -> Duration?)? = nil,
     autoAdvance: AutoAdvanceClock? = nil,
-    droppedTaskErrors: DeterministicExecution.DroppedTaskErrors = .reported
+    droppedTaskErrors: DeterministicExecution.DroppedTaskErrors = .reported,
+    hopsAreJobs: Bool = false
   ) {
+    self.hopsAreJobs = hopsAreJobs
     self.elapsed = elapsed
     self.taskEndings = droppedTaskErrors == .reported ? TaskEndingWatch() : nil
     self.router = router

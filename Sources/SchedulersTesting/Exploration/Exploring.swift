@@ -99,6 +99,16 @@ private func exploreEachSchedule(
       custom-executors backend explores and replays exactly
       """)
   }
+  if !HopsAsJobs.reachUnstructuredTasks {
+    FallbackWarnings.warnOnce(
+      "exploring-hops",
+      """
+      exploring schedules without the task-creation shim (it is compiled in on Linux only, \
+      and needs the concurrency runtime linked dynamically): a task made with Task {} or \
+      Task.detached runs its hops between actors in place inside an actor's turn, so orders \
+      around them are not tried (those of the body and its child tasks are)
+      """)
+  }
   precondition(
     exploration.maxJobsPerSchedule > 0,
     "Exploration.maxJobsPerSchedule needs at least one job, got \(exploration.maxJobsPerSchedule)")
@@ -109,6 +119,7 @@ private func exploreEachSchedule(
   // schedule is.
   let baseline = ScheduleChooser(strategy: nil, seed: 0, expectedSteps: 1)
   baseline.maxJobs = exploration.maxJobsPerSchedule
+  baseline.hopsAreJobs = false
   ExplorationHook.crashReport?.set(
     """
     The process is stopping while exploring schedules (\(exploration)), in the first-in \
@@ -128,7 +139,56 @@ private func exploreEachSchedule(
     for issue in baselineIssues { record(issue, fallback: location, prefix: "") }
     return
   }
-  let expectedSteps = baseline.stepsFromFirstChoice
+  if case .exhaustive(let bound) = exploration.strategy, exploration.replay == nil {
+    return await exploreExhaustively(upTo: bound, exploration, reportingAt: location, runOnce)
+  }
+  // Every other schedule takes each hop between actors as a job of its own (`hopsAreJobs`).
+  // The first of them goes first in, first out: a schedule of its own (seed 0), and the
+  // length over which PCT spreads its change points.
+  var expectedSteps = 1
+  if !exploration.strategy.isExhaustive {
+    let hopOrder = firstInFirstOutWithHopsAsJobs(exploration)
+    ExplorationHook.crashReport?.set(
+      """
+      The process is stopping while exploring schedules (\(exploration)), in the first-in \
+      first-out schedule with each hop between actors a job of its own, seed \
+      \(hexadecimal(0)): replay it with \(exploration.replaySpelling(0)).
+      """)
+    let issues = await runCapturingIssues(chooser: hopOrder, runOnce)
+    if exploration.replay == 0 {
+      guard !issues.isEmpty else { return }
+      Issue.record(
+        Comment(
+          rawValue: """
+            The replayed schedule fails (the first-in first-out order with each hop between \
+            actors a job of its own, seed \(hexadecimal(0))). What ran: \(hopOrder.describeTrace())
+            """), sourceLocation: location)
+      for issue in issues {
+        record(issue, fallback: location, prefix: "In the replayed schedule: ")
+      }
+      return
+    }
+    guard issues.isEmpty else {
+      let replay = await replayCheck(of: hopOrder, seed: 0, exploration, runOnce)
+      Issue.record(
+        Comment(
+          rawValue: """
+            Exploring schedules found a failing one: schedule 1 of \(exploration.schedules) \
+            (1 passed before it), the first-in first-out order with each hop between actors a \
+            job of its own, \(exploration.strategy), seed \(hexadecimal(0)). The run that passed \
+            took the same order with the hops run in place, as a run that does not explore \
+            takes a hop onto an idle actor. Replay exactly this schedule with \
+            \(exploration.replaySpelling(0)), or, for every exploring test of the process, with \
+            SCHEDULERS_EXPLORATION_REPLAY=\(hexadecimal(0)). \(replay) What ran: \
+            \(hopOrder.describeTrace())
+            """), sourceLocation: location)
+      for issue in issues {
+        record(issue, fallback: location, prefix: "In schedule \(hexadecimal(0)): ")
+      }
+      return
+    }
+    expectedSteps = hopOrder.stepsFromFirstChoice
+  }
   if let seed = exploration.replay {
     let chooser = ScheduleChooser(
       strategy: exploration.strategy, seed: seed, expectedSteps: expectedSteps)
@@ -149,13 +209,11 @@ private func exploreEachSchedule(
     for issue in issues { record(issue, fallback: location, prefix: "In the replayed schedule: ") }
     return
   }
-  if case .exhaustive(let bound) = exploration.strategy {
-    return await exploreExhaustively(
-      upTo: bound, exploration, after: baseline, reportingAt: location, runOnce)
-  }
   let shard = explorationShard()
   var passedInThisShard = 0
-  for index in 0..<exploration.schedules {
+  // The seeded schedules, after the one with seed 0 (schedule 1, which every shard runs for
+  // the span): schedule `index + 1` with `seed(ofSchedule: index)`.
+  for index in 1..<exploration.schedules {
     // A shard runs every `count`th schedule of the same seeded sequence, from its own.
     if let shard, index % shard.count != shard.number - 1 { continue }
     defer { passedInThisShard += 1 }
@@ -212,7 +270,7 @@ private func exploreEachSchedule(
 /// that says how many passed, or with the first that fails, reported as a seeded one is.
 private func exploreExhaustively(
   upTo bound: Int, _ exploration: DeterministicExecution.Exploration,
-  after baseline: ScheduleChooser, reportingAt location: SourceLocation,
+  reportingAt location: SourceLocation,
   _ runOnce: @escaping @Sendable () async throws -> Void
 ) async {
   let clock = ContinuousClock()
@@ -324,13 +382,27 @@ private func replayCheck(
   of found: ScheduleChooser, seed: UInt64, _ exploration: DeterministicExecution.Exploration,
   _ runOnce: @escaping @Sendable () async throws -> Void
 ) async -> String {
-  let baseline = ScheduleChooser(strategy: nil, seed: 0, expectedSteps: 1)
-  baseline.maxJobs = exploration.maxJobsPerSchedule
-  _ = await runCapturingIssues(chooser: baseline, runOnce)
-  let again = ScheduleChooser(
-    strategy: exploration.strategy, seed: seed, expectedSteps: baseline.stepsFromFirstChoice)
-  again.maxJobs = exploration.maxJobsPerSchedule
-  let failedAgain = !(await runCapturingIssues(chooser: again, runOnce)).isEmpty
+  let again: ScheduleChooser
+  let failedAgain: Bool
+  if exploration.strategy.isExhaustive {
+    again = ScheduleChooser(strategy: exploration.strategy, seed: seed, expectedSteps: 1)
+    again.maxJobs = exploration.maxJobsPerSchedule
+    failedAgain = !(await runCapturingIssues(chooser: again, runOnce)).isEmpty
+  } else {
+    // As the exploration does: the first-in first-out schedule with hops as jobs first, which
+    // is seed 0 and gives the others their span.
+    let hopOrder = firstInFirstOutWithHopsAsJobs(exploration)
+    let hopOrderFailed = !(await runCapturingIssues(chooser: hopOrder, runOnce)).isEmpty
+    if seed == 0 {
+      again = hopOrder
+      failedAgain = hopOrderFailed
+    } else {
+      again = ScheduleChooser(
+        strategy: exploration.strategy, seed: seed, expectedSteps: hopOrder.stepsFromFirstChoice)
+      again.maxJobs = exploration.maxJobsPerSchedule
+      failedAgain = !(await runCapturingIssues(chooser: again, runOnce)).isEmpty
+    }
+  }
   if failedAgain, again.ranTheSameJobs(as: found) {
     return
       "The seed was replayed once here: the same jobs ran in the same order, and it failed again."
@@ -395,6 +467,23 @@ private func shrink(
     best.steps.filter(\.preempted).count < found.steps.filter(\.preempted).count
   else { return nil }
   return best
+}
+
+/// The schedule that seed 0 names for PCT and the random walk: first in, first out, with each
+/// hop between actors a job of its own.
+private func firstInFirstOutWithHopsAsJobs(_ exploration: DeterministicExecution.Exploration)
+  -> ScheduleChooser
+{
+  let chooser = ScheduleChooser(strategy: nil, seed: 0, expectedSteps: 1)
+  chooser.maxJobs = exploration.maxJobsPerSchedule
+  return chooser
+}
+
+extension DeterministicExecution.ExplorationStrategy {
+  fileprivate var isExhaustive: Bool {
+    if case .exhaustive = self { return true }
+    return false
+  }
 }
 
 /// Runs the test once with `chooser`, and returns the issues it recorded (kept from the test
