@@ -122,7 +122,7 @@ enum RuntimeABI {
       return false
     }
     return names[(waits + 1)...].contains {
-      $0.contains("closure #1") && $0.contains("probesResumePoints")
+      $0.contains("closure") && $0.contains("probesResumePoints")
     }
   }
 
