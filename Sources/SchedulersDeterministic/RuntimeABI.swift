@@ -84,20 +84,53 @@ enum RuntimeABI {
 
   /// Whether a task's async frames read as `TaskHeader.resumePoints` reads them, checked on a
   /// task of the probe's, from inside a continuation's closure, where the runtime has already
-  /// written where the task will resume: three frames of the probe's own (the closure's
-  /// caller, `probeAwaits`, the task's closure) and the runtime's end of the task behind them,
-  /// each resume point inside code that is loaded (`dladdr` finds its image).
+  /// written where the task will resume (`areTheProbesOwnFrames`).
   private static func framesReadAsExpected() async -> Bool {
     #if os(Linux)
-      let prober = Task<[UInt], Never> { await probeAwaits() }
-      let points = await prober.value
-      return points.count >= 3 && points.count < 24
-        && points.allSatisfy { FunctionNames.image(holding: $0) != nil }
+      return areTheProbesOwnFrames(await probesResumePoints())
     #else
       // Only where it is tested. On Apple platforms the runtime may sign these pointers
       // (arm64e pointer authentication), and a signed one must not be followed.
       return false
     #endif
+  }
+
+  /// The resume points of a task of the probe's, read as `TaskHeader.resumePoints` reads
+  /// them while it waits in `probeAwaits`.
+  static func probesResumePoints() async -> [UInt] {
+    let prober = Task<[UInt], Never> { await probeAwaits() }
+    return await prober.value
+  }
+
+  /// Whether `points` are the frames of the probe's task (`probesResumePoints`): three to 23 of
+  /// them, each inside code that is loaded (`dladdr` finds its image), the three innermost in
+  /// the image that holds this module (the continuation's closure's caller, `probeAwaits`, the
+  /// task's closure); and, where that image's symbol table names this module's functions,
+  /// `probeAwaits` and then the task's closure among them. A layout read at the wrong offsets
+  /// may still find a chain of words that point into loaded code, but not into these
+  /// functions.
+  static func areTheProbesOwnFrames(_ points: [UInt]) -> Bool {
+    guard points.count >= 3, points.count < 24,
+      points.allSatisfy({ FunctionNames.image(holding: $0) != nil }),
+      let ownImage = FunctionNames.image(holding: codeOfThisModule)?.dli_fbase,
+      points.prefix(3).allSatisfy({ FunctionNames.image(holding: $0)?.dli_fbase == ownImage })
+    else { return false }
+    // A stripped image names none of them: the image is all there is to go by.
+    guard FunctionNames.demangledName(of: codeOfThisModule) != nil else { return true }
+    let names = points.map { FunctionNames.demangledName(of: $0) ?? "" }
+    guard let waits = names.firstIndex(where: { $0.contains("probeAwaits") }) else {
+      return false
+    }
+    return names[(waits + 1)...].contains {
+      $0.contains("closure") && $0.contains("probesResumePoints")
+    }
+  }
+
+  /// The address of a function of this module's (a C function pointer to a closure of its
+  /// own), to find the image that holds the module.
+  private static var codeOfThisModule: UInt {
+    let function: @convention(c) () -> Void = {}
+    return unsafeBitCast(function, to: UInt.self)
   }
 
   @inline(never)
@@ -168,11 +201,7 @@ struct TaskHeader {
     let word = MemoryLayout<UInt>.size
     var points = [job.load(fromByteOffset: 7 * word, as: UInt.self)]
     var context = job.load(fromByteOffset: 8 * word, as: UInt.self)
-    // A frame is aligned to 16 bytes (`MaximumAlignment`) and lies in user space, above the
-    // first 64 KiB; anything else is not a frame, and is not followed.
-    while context != 0, context & 0xF == 0, context >= 1 << 16, context < 1 << 47,
-      points.count < limit
-    {
+    while context != 0, Self.mayHoldAFrame(context), points.count < limit {
       guard let frame = UnsafeRawPointer(bitPattern: context) else { break }
       let resumeParent = frame.load(fromByteOffset: word, as: UInt.self)
       context = frame.load(as: UInt.self)
@@ -184,11 +213,59 @@ struct TaskHeader {
     return points
   }
 
+  /// Whether a frame may lie at `address` on `architecture`: a frame is aligned to 16 bytes
+  /// (`MaximumAlignment`) and lies in user space, above the first 64 KiB
+  /// (`UserSpace.end(on:)`); anything else is not a frame, and is not followed.
+  static func mayHoldAFrame(
+    _ address: UInt, on architecture: UserSpace.Architecture = .current
+  ) -> Bool {
+    address & 0xF == 0 && address >= 1 << 16 && address < UserSpace.end(on: architecture)
+  }
+
   /// For a default actor's turn allocated apart (`ProcessOutOfLineJob`, kind 193), its actor,
   /// which follows the job's eight-word header; `nil` for any other job.
   var actorOfTurnAllocatedApart: UInt? {
     guard kind == 193 else { return nil }
     return job.load(fromByteOffset: 8 * MemoryLayout<UInt>.size, as: UInt.self)
+  }
+}
+
+/// Where a process's memory lies on Linux, where frames are read: below the end of user space,
+/// which depends on the architecture. Kernel addresses lie above it, and so does a pointer
+/// carrying a tag in its top byte (arm64's memory tagging), which is not followed either.
+enum UserSpace {
+  enum Architecture: Sendable, CaseIterable {
+    case x86_64, arm64, other
+
+    /// The architecture this process runs on.
+    static var current: Self {
+      #if arch(x86_64)
+        .x86_64
+      #elseif arch(arm64)
+        .arm64
+      #else
+        .other
+      #endif
+    }
+  }
+
+  /// The first address past user space on `architecture`.
+  ///
+  /// - x86_64: 1 << 47 (the kernel's `TASK_SIZE` with four-level paging is a page below it).
+  ///   With five-level paging the kernel maps above it only for an `mmap` given a hint above
+  ///   it, which the runtime's allocator never gives.
+  /// - arm64: 1 << 48, the kernel's `TASK_SIZE` with 48-bit virtual addresses, the common
+  ///   configuration, where the heap and `mmap`'d memory, and so a task's frames, lie above
+  ///   1 << 47 (0x0000_aaaa_xxxx_xxxx, 0x0000_ffff_xxxx_xxxx). With 39 or 42 bits user space
+  ///   ends lower, within this bound; with 52 bits the kernel maps above 1 << 48 only for a
+  ///   hint above it, as on x86_64.
+  /// - Elsewhere frames are not read (the probe fails first); 1 << 47, the smaller bound.
+  static func end(on architecture: Architecture) -> UInt {
+    switch architecture {
+    case .x86_64: 1 << 47
+    case .arm64: 1 << 48
+    case .other: 1 << 47
+    }
   }
 }
 

@@ -5,7 +5,10 @@
 // handler of the fatal signals, chained in front of whatever handled them before (the Swift
 // runtime's backtracer, a sanitizer's), writes both to standard error with `write(2)` and hands
 // the signal on. Nothing in the handler allocates or takes a lock: it only copies bytes that
-// were laid out before the crash and formats a few integers.
+// were laid out before the crash, formats a few integers, and reads whether the crashing
+// thread is the run's (`ActiveRuns.threadIsARunsNow`, two thread-specific slots). A crash of
+// another thread (another test's, a Dispatch queue's) is said to be not known to be the
+// schedule's.
 
 #if canImport(Darwin)
   import Darwin
@@ -99,6 +102,7 @@ package enum ExplorationCrashReport {
       capacity: 64)
 
     private static let installed: Void = {
+      ActiveRuns.prepareThreadMarks()
       _ = Storage.report
       _ = Storage.reportLength
       _ = Storage.ring
@@ -144,12 +148,23 @@ package enum ExplorationCrashReport {
   #endif
 
   /// Writes the report and the last chosen jobs to standard error, once; nothing if no
-  /// exploration is in progress.
+  /// exploration is in progress. A crash of a thread that is not the run's (neither its driver
+  /// nor one running a job of its own) says so first.
   private static func writeReport() {
     let length = Storage.reportLength.pointee
     guard length > 0, Storage.written.pointee == 0 else { return }
     Storage.written.pointee = 1
     put("\n")
+    if !ActiveRuns.threadIsARunsNow() {
+      put(
+        """
+        The crash came from a thread that is not the deterministic run's (neither its driver \
+        nor one running a job of its own): another test's, a Dispatch queue's, a thread of its \
+        own. It is not known to be the schedule's, and replaying the schedule may not repeat \
+        it. The exploration was then here:
+
+        """)
+    }
     _ = write(2, Storage.report, length)
     let noted = Storage.jobsNoted.pointee
     guard noted > 0 else {

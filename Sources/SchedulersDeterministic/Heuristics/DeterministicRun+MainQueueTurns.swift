@@ -28,7 +28,7 @@ extension DeterministicRun {
   /// the driver thread meanwhile.
   func runTurnsOnMainQueue() {
     let chainEnded = DispatchSemaphore(value: 0)
-    DispatchQueue.main.async { self.turn(quietSoFar: 0, chainEnded) }
+    DispatchQueue.main.async { ActiveRuns.drivingARun { self.turn(quietSoFar: 0, chainEnded) } }
     chainEnded.wait()
   }
 
@@ -56,7 +56,9 @@ extension DeterministicRun {
     if chainIsOver {
       chainEnded.signal()
     } else {
-      DispatchQueue.main.async { self.turn(quietSoFar: quiet, chainEnded) }
+      DispatchQueue.main.async {
+        ActiveRuns.drivingARun { self.turn(quietSoFar: quiet, chainEnded) }
+      }
     }
   }
 }

@@ -242,6 +242,33 @@ enum ActiveRuns {
     return try body()
   }
 
+  // MARK: The threads of a run
+
+  /// Runs `body`, a run's driving (`DeterministicRun.drive`, `driveInPlace`) or what the
+  /// main queue does for it while the driver waits (a job, a turn, an auto-advance step), with
+  /// the calling thread marked as the run's (`threadIsARunsNow`).
+  static func drivingARun<R>(_ body: () throws -> R) rethrows -> R {
+    let previous = pthread_getspecific(drivingKey)
+    pthread_setspecific(drivingKey, UnsafeRawPointer(bitPattern: 1))
+    defer { pthread_setspecific(drivingKey, previous) }
+    return try body()
+  }
+
+  /// Whether the calling thread is a run's now: it drives a run (`drivingARun`), or runs one of
+  /// a run's own jobs (`runningOwnJob`). For the crash report's signal handler: two reads of
+  /// thread-specific slots, which take no lock and allocate nothing, once
+  /// `prepareThreadMarks()` has made the keys.
+  static func threadIsARunsNow() -> Bool {
+    pthread_getspecific(threadsRunKey) != nil || pthread_getspecific(drivingKey) != nil
+  }
+
+  /// Makes the keys of the threads' marks, so that a signal handler reading them runs no
+  /// initializer.
+  static func prepareThreadMarks() {
+    _ = threadsRunKey
+    _ = drivingKey
+  }
+
   // MARK: A run driven on its caller's thread
 
   /// Runs `body`, a run's driving on the thread of the task that awaits the run
@@ -276,6 +303,14 @@ enum ActiveRuns {
 /// The thread-specific slot of `ActiveRuns.runningOwnJob`: unretained, since the run outlives
 /// every block that sets it.
 private let threadsRunKey: pthread_key_t = {
+  var key = pthread_key_t()
+  let status = pthread_key_create(&key, nil)
+  precondition(status == 0, "Deterministic execution: could not create a thread key (\(status))")
+  return key
+}()
+
+/// The thread-specific slot of `ActiveRuns.drivingARun`: non-null while the thread drives a run.
+private let drivingKey: pthread_key_t = {
   var key = pthread_key_t()
   let status = pthread_key_create(&key, nil)
   precondition(status == 0, "Deterministic execution: could not create a thread key (\(status))")

@@ -52,7 +52,8 @@ extension DeterministicRun {
           : "the next action is due \(describeDuration(due)) after the run started, past maxVirtualTime (\(describeDuration(clock.maxVirtualTime)))"
       )
     }
-    let ran = onMainQueue ? clock.step() : DispatchQueue.main.sync { clock.step() }
+    let ran =
+      onMainQueue ? clock.step() : DispatchQueue.main.sync { ActiveRuns.drivingARun(clock.step) }
     state.withLock { state in
       guard let ran else {
         state.autoAdvance.foundNothing = true

@@ -37,6 +37,12 @@ extension DeterministicRun {
   /// must wait).
   func drive(startingWith first: Step? = nil, cancelBody: @escaping @Sendable () -> Void) -> Ending
   {
+    ActiveRuns.drivingARun { driveSteps(startingWith: first, cancelBody: cancelBody) }
+  }
+
+  private func driveSteps(startingWith first: Step?, cancelBody: @escaping @Sendable () -> Void)
+    -> Ending
+  {
     var decided = first
     while true {
       let step = decided ?? nextStep()
@@ -207,7 +213,7 @@ extension DeterministicRun {
         // exclusive with Dispatch work on the main queue (which no routing can capture), and
         // the run still runs one job at a time, in order.
         DispatchQueue.main.sync {
-          run(queued, onMainActor: true)
+          ActiveRuns.drivingARun { run(queued, onMainActor: true) }
         }
       } else {
         run(queued, onMainActor: queued.onMainActor)
@@ -270,12 +276,14 @@ extension DeterministicRun {
   /// as enqueued where no task is current, as on a driver thread (`ActiveRuns.drivingInPlace`).
   func driveInPlace(onMainQueue: Bool, cancelBody: @escaping @Sendable () -> Void) -> Step {
     ActiveRuns.drivingInPlace {
-      var step = nextStep()
-      while step.runsInPlace {
-        perform(step, onMainQueue: onMainQueue, cancelBody: cancelBody)
-        step = nextStep()
+      ActiveRuns.drivingARun {
+        var step = nextStep()
+        while step.runsInPlace {
+          perform(step, onMainQueue: onMainQueue, cancelBody: cancelBody)
+          step = nextStep()
+        }
+        return step
       }
-      return step
     }
   }
 }

@@ -223,25 +223,35 @@ final class DeterministicRun: DeterministicRunIdleness {
     if wake { wakeDriver.signal() }
   }
 
-  /// Hands every job still queued back to the runtime, so none is lost when the run ends.
+  /// Hands every job still queued back to the runtime, so none is lost when the run ends, and
+  /// resumes every waiter for its idleness.
   ///
   /// Plain `Task.sleep`s still waiting on the virtual clock leave it and go on sleeping outside
   /// the run, in real time, for the virtual time they had left (a sleep "until cancelled" goes
   /// on until cancelled); a sleep whose task was cancelled wakes at once and finds it so.
+  ///
+  /// A waiter is still waiting where the run ended before serving it: the settling bound or a
+  /// livelock given up on end the run while jobs are queued, and a task on an executor of its
+  /// own may begin to wait while the driver waits. Nothing of the run is left to wait for, so
+  /// it goes on, as one that comes after the run has closed does (`untilIdle`).
   func handBackRemainingJobs() {
     // Outside the lock: letting go of a task may run deinitializers that enqueue.
     if let dropped = taskEndings?.stopWatching() {
       state.withLock { $0.findings.droppedErrors = dropped }
     }
-    let (remaining, sleeps) = state.withLock { state in
+    let (remaining, sleeps, idleWaiters) = state.withLock { state in
       defer {
         state.phase = .closed
         state.jobs.removeAll()
         state.head = 0
         state.plainSleeps.byID.removeAll()
         state.plainSleeps.idsByTask.removeAll()
+        state.idleWaiters.removeAll()
+        state.checkInvariants()
       }
-      return (Array(state.jobs[state.head...]), Array(state.plainSleeps.byID.values))
+      return (
+        Array(state.jobs[state.head...]), Array(state.plainSleeps.byID.values), state.idleWaiters
+      )
     }
     for queued in remaining { router.handBack(queued.job, onMainActor: queued.onMainActor) }
     for sleep in sleeps {
@@ -251,6 +261,9 @@ final class DeterministicRun: DeterministicRunIdleness {
       router.handBack(
         sleep.wakeUp.job, onMainActor: sleep.wakeUp.onMainActor, after: cancelled ? .zero : left)
     }
+    // Last, and outside the lock: the run is no longer routed to, so each waiter's task goes
+    // on outside it, beside the jobs just handed back.
+    for waiter in idleWaiters { waiter.resume() }
   }
 }
 

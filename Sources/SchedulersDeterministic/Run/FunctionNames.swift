@@ -23,6 +23,13 @@ enum FunctionNames {
   /// async function's resumption ("(2) await resume partial function for "); `nil` where no
   /// symbol holds it.
   static func name(of address: UInt) -> String? {
+    demangledName(of: address).map(readable)
+  }
+
+  /// The demangled name of the Swift function `address` lies in, whole ("(2) await resume
+  /// partial function for static M.T.(f in _0A1B)() async -> ()"); `nil` where no symbol of
+  /// a Swift function holds it.
+  static func demangledName(of address: UInt) -> String? {
     guard let info = image(holding: address) else { return nil }
     var mangled: String?
     #if os(Linux)
@@ -39,7 +46,7 @@ enum FunctionNames {
     #endif
     // Only Swift's functions: the runtime's own (C++) are how it waits, not where.
     guard let mangled, mangled.hasPrefix("$s") || mangled.hasPrefix("_$s") else { return nil }
-    return readable(demangled(mangled))
+    return demangled(mangled)
   }
 
   /// What `dladdr` says of `address`: the loaded image that holds it; `nil` where none does.

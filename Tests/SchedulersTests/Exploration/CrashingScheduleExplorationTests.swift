@@ -64,6 +64,8 @@ extension ExplorationTests {
       #expect(standardError.contains("resume its continuation more than once"))
       #expect(
         standardError.contains("The process is stopping while exploring schedules, in schedule"))
+      // A job of the run's own crashed: the schedule's.
+      #expect(!standardError.contains("not the deterministic run's"), "\(standardError)")
       let report = try #require(CrashReport(standardError), "\(standardError)")
       #expect(standardError.contains("replay: \(report.seed))"))
       #expect(!report.lastJobs.isEmpty, "\(standardError)")
@@ -83,6 +85,35 @@ extension ExplorationTests {
       #expect(again.contains("resume its continuation more than once"))
       // The same jobs, up to the one that crashed.
       #expect(CrashReport.lastJobs(in: again) == report.lastJobs, "\(again)")
+    }
+
+    /// A thread that is not the run's (one the body starts, which runs none of the run's jobs)
+    /// crashes while a schedule runs: the report says so, and that the crash is not known to
+    /// be the schedule's, before it says where the exploration was.
+    @Test(.exitTestOffThePool)
+    func aCrashOfAThreadThatIsNotTheRunsIsNotBlamedOnTheSchedule() async {
+      let found = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        exitIfStillRunning(after: 60)
+        await withDeterministicExecution(exploring: .exploring(schedules: 10)) {
+          Thread.detachNewThread { preconditionFailure("a thread of its own crashed") }
+          // The crash ends the process; the wait is only its bound.
+          _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .seconds(60))
+        }
+      }
+      let standardError = String(decoding: found?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(standardError.contains("a thread of its own crashed"), "\(standardError)")
+      #expect(
+        standardError.contains(
+          "The crash came from a thread that is not the deterministic run's (neither its driver "
+            + "nor one running a job of its own)"), "\(standardError)")
+      #expect(
+        standardError.contains(
+          "It is not known to be the schedule's, and replaying the schedule may not repeat it."),
+        "\(standardError)")
+      #expect(
+        standardError.contains(
+          "The exploration was then here:\nThe process is stopping while exploring schedules"),
+        "\(standardError)")
     }
 
     @Test func theFixedGuardPassesEverySchedule() async {

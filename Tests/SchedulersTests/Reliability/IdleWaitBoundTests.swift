@@ -152,3 +152,37 @@ struct IdleWaitBoundOfTheseTests: SuiteTrait, TestTrait, TestScoping {
 extension Trait where Self == IdleWaitBoundOfTheseTests {
   static var idleWaitBoundOfTheseTests: Self { Self() }
 }
+
+/// A run that closes while a task awaits its idleness (an async `advance`, `idle()`) resumes
+/// the waiter: nothing of the run is left to wait for, as a waiter that comes after the run
+/// closed is told at once. The settling bound or a livelock given up on ends a run before its
+/// waiters are served; a run that ended so used to keep the waiter for ever, its task never
+/// resumed. Not under `.idleWaitBoundOfTheseTests`: the settling bound must come before the
+/// idle wait's.
+@Suite("A run that closes resumes its waiters for idleness")
+struct ClosedRunIdleWaiterTests {
+  /// The body leaves a task that keeps yielding and one that awaits `idle()`: the run is never
+  /// idle, stops settling after `DeterministicRun.settlingBound` jobs and closes with the
+  /// waiter still waiting.
+  @Test func aWaiterLeftWhenTheSettlingStopsIsResumed() async throws {
+    let spinner = Mutex<Task<Void, Never>?>(nil)
+    let waiter = Mutex<Task<Void, Never>?>(nil)
+    let run = Mutex<DeterministicRun?>(nil)
+    try await withKnownIssue {
+      try await withDeterministicExecution {
+        run.withLock { $0 = DeterministicRun.current }
+        spinner.withLock { $0 = Task { while !Task.isCancelled { await Task.yield() } } }
+        waiter.withLock { $0 = Task { await DeterministicExecution.idle() } }
+      }
+    } matching: { issue in
+      issue.description.contains("still runnable when the body finished")
+    }
+    spinner.withLock { $0 }?.cancel()
+    let closedRun = try #require(run.withLock { $0 })
+    #expect(closedRun.state.withLock { $0.isClosed })
+    // Checked before the waiter is awaited, which would hang if the run still held it.
+    let kept = closedRun.state.withLock { $0.idleWaiters.count }
+    try #require(kept == 0, "the closed run still holds \(kept) waiter(s) for its idleness")
+    await waiter.withLock { $0 }?.value
+  }
+}
