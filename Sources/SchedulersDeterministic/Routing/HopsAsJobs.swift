@@ -10,7 +10,7 @@
 // `Task {}` and `Task.detached` do not, so the task-creation shim (SchedulersTaskCreation, Linux
 // only) adds it to each task an exploring run's task creates.
 
-import SchedulersTaskCreation
+internal import SchedulersTaskCreation
 
 package enum HopsAsJobs {
   /// Whether the tasks that a run's tasks create with `Task {}` or `Task.detached` can be given

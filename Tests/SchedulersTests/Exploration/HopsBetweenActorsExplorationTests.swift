@@ -81,9 +81,9 @@ actor Gallery {
   #expect(await loader.loads == 1)
 }
 
-// MARK: A session whose token two requests refresh
+// MARK: Credentials whose token two requests refresh
 
-/// The token service a test gives the session: it answers at once, and counts refreshes.
+/// The token service a test gives the credentials: it answers at once, and counts refreshes.
 actor TokenServiceMock {
   private(set) var refreshes = 0
   func refreshedToken() -> String {
@@ -104,7 +104,7 @@ protocol TokenProviding: Actor {
 }
 
 /// The bug: the token is checked before the `await`, and stored after it.
-actor ReentrantSession: TokenProviding {
+actor ReentrantCredentials: TokenProviding {
   private var token: String?
   private let service: TokenServiceMock
   init(service: TokenServiceMock) { self.service = service }
@@ -118,7 +118,7 @@ actor ReentrantSession: TokenProviding {
 }
 
 /// The fix: the refresh in flight is kept, so that a second request awaits it.
-actor InFlightSession: TokenProviding {
+actor InFlightCredentials: TokenProviding {
   private var refresh: Task<String, Never>?
   private let service: TokenServiceMock
   init(service: TokenServiceMock) { self.service = service }
@@ -134,15 +134,15 @@ actor InFlightSession: TokenProviding {
 /// Two requests, each written to the log, then sent with a valid token: one refresh.
 @Sendable func twoRequestsRefreshTheTokenOnce<S: TokenProviding>(_: S.Type) async {
   let service = TokenServiceMock()
-  let session = S(service: service)
+  let credentials = S(service: service)
   let log = RequestLogMock()
   let profile = Task {
     await log.record("/profile")
-    return await session.validToken()
+    return await credentials.validToken()
   }
   let feed = Task {
     await log.record("/feed")
-    return await session.validToken()
+    return await credentials.validToken()
   }
   _ = await (profile.value, feed.value)
   #expect(await service.refreshes == 1)
@@ -222,12 +222,12 @@ extension ExplorationTests {
   struct HopsBetweenActorsExplorationTests {
     static let buggy: [@Sendable () async -> Void] = [
       { await anImageShownWithItsPreviewIsLoadedOnce(ReentrantImageCache.self) },
-      { await twoRequestsRefreshTheTokenOnce(ReentrantSession.self) },
+      { await twoRequestsRefreshTheTokenOnce(ReentrantCredentials.self) },
       { await twoApprovedWithdrawalsNeverOverdraw(ReentrantApprovedAccount.self) },
     ]
     static let fixed: [@Sendable () async -> Void] = [
       { await anImageShownWithItsPreviewIsLoadedOnce(InFlightImageCache.self) },
-      { await twoRequestsRefreshTheTokenOnce(InFlightSession.self) },
+      { await twoRequestsRefreshTheTokenOnce(InFlightCredentials.self) },
       { await twoApprovedWithdrawalsNeverOverdraw(CheckedApprovedAccount.self) },
     ]
     /// Which of the programs make their callers with `Task {}`, whose hops are jobs only where
