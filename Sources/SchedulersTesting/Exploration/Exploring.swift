@@ -266,7 +266,7 @@ private func exploreEachSchedule(
 /// Every schedule with up to `bound` choices out of first-in first-out order, those with fewer
 /// first (so a failing one is found with as few as it needs, and needs no shrinking): each is
 /// a script of choices, run once; a schedule that passes gives, for each later step that had
-/// others that could run, a schedule with one choice more. Ends with a line on standard output
+/// others that could run, a schedule with one choice more. Ends with a line on standard error
 /// that says how many passed, or with the first that fails, reported as a seeded one is.
 private func exploreExhaustively(
   upTo bound: Int, _ exploration: DeterministicExecution.Exploration,
@@ -300,12 +300,13 @@ private func exploreExhaustively(
     var next: [[Int]] = []
     for script in level {
       guard ran < exploration.schedules else {
-        print(
+        TestFailure.writeToStandardError(
           """
           Exploring schedules (\(exploration.strategy)): \(ran) schedules ran and none failed, \
           but the cap of \(exploration.schedules) schedules stopped the exploration with \
           schedules of \(preemptions + 1) preemptions still to run: no proof. Raise \
           `schedules`, or lower the bound.
+
           """)
         return
       }
@@ -351,12 +352,13 @@ private func exploreExhaustively(
   }
   let tenths = Int((clock.now - started) / .milliseconds(100))
   let elapsed = "\(tenths / 10).\(tenths % 10) s"
-  print(
+  TestFailure.writeToStandardError(
     """
     Exploring schedules (\(exploration.strategy)): all \(ran) distinct schedules up to \(bound) \
     preemptions (a preemption: running another job than the one that goes on with the task \
     that ran last) ran, and none fails \
     (\(elapsed)).
+
     """)
 }
 
