@@ -104,7 +104,7 @@ extension DeterministicExecution {
     /// Every schedule with at most `preemptions` choices out of first-in first-out order, each
     /// run once, in depth-first order: a proof, within that bound, that no such schedule fails
     /// (delay bounding, after Emmi, Qadeer and Rakamarić, POPL 2011; loom bounds preemptions the
-    /// same way). The exploration ends with a line on standard output that says how many there
+    /// same way). The exploration ends with a line on standard error that says how many there
     /// were, or with the first that fails and a seed that replays it. `schedules` still caps
     /// the runs: an exploration it stops says it is no proof. Orders are not pruned: the run
     /// knows no memory accesses, so any two jobs may depend on each other, and every order

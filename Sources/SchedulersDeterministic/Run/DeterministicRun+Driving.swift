@@ -120,8 +120,9 @@ extension DeterministicRun {
           preconditionFailure("Deterministic execution: no job to take where one was queued")
         }
         return .run(job)
-      default:
-        break
+      case .dropCancelledSleeps, .resumeIdleWaiter, .finish, .waitForOutsideWork, .autoAdvance,
+        .suspectDeadlock:
+        break  // idle: below
       }
       // Idle: what the driver does next may put main-actor jobs on the main queue, which the
       // main-queue backend then settles (the steps that only wait leave it settled).
@@ -144,7 +145,10 @@ extension DeterministicRun {
         return .waitForOutsideWork
       case .autoAdvance:
         return .autoAdvance
-      default:
+      case .stopLivelock, .giveUpAfterLivelock, .stopSettling, .stopWaitingForIdle, .turns,
+        .runNextJob:
+        preconditionFailure("Deterministic execution: \(decision) is not idle, and returned above")
+      case .suspectDeadlock:
         // Waited for (briefly) before it is believed: see `foreignExecutorGrace`.
         state.driverIsWaiting = true
         let graceEnds =

@@ -266,8 +266,17 @@ private func exploreEachSchedule(
 /// Every schedule with up to `bound` choices out of first-in first-out order, those with fewer
 /// first (so a failing one is found with as few as it needs, and needs no shrinking): each is
 /// a script of choices, run once; a schedule that passes gives, for each later step that had
-/// others that could run, a schedule with one choice more. Ends with a line on standard output
+/// others that could run, a schedule with one choice more. Ends with a line on standard error
 /// that says how many passed, or with the first that fails, reported as a seeded one is.
+///
+/// With `SCHEDULERS_EXPLORATION_SHARD=k/n`, the schedules are numbered in this fixed order (1
+/// the first-in first-out run, 2 the one without a preemption, then the scripts), and this
+/// process's are k, k + n, k + 2n, ...: only they count, and only their failures are reported
+/// here. A schedule whose passing gives the next level's scripts (every one below the bound)
+/// runs in every shard all the same, since each shard generates the whole search; where one
+/// of another shard's fails, this shard stops there, as the unsharded exploration would, and
+/// leaves the report to that shard. Where every schedule passes, the shards' schedules are
+/// exactly the unsharded exploration's, each in one shard; a seed replays without the variable.
 private func exploreExhaustively(
   upTo bound: Int, _ exploration: DeterministicExecution.Exploration,
   reportingAt location: SourceLocation,
@@ -275,6 +284,30 @@ private func exploreExhaustively(
 ) async {
   let clock = ContinuousClock()
   let started = clock.now
+  let shard = explorationShard()
+  /// Whether schedule `number` (from 1) is this process's.
+  func isThisShards(_ number: Int) -> Bool {
+    guard let shard else { return true }
+    return (number - 1) % shard.count == shard.number - 1
+  }
+  let shardSpelling =
+    shard.map {
+      "shard \($0.number)/\($0.count) (SCHEDULERS_EXPLORATION_SHARD: this process runs "
+        + "schedules \($0.number), \($0.number + $0.count), ...)"
+    } ?? ""
+  /// Says that schedule `number`, of another shard, fails, and that this shard stops there.
+  func stopAtAnotherShardsFailure(_ number: Int, seed: UInt64?) {
+    TestFailure.writeToStandardError(
+      """
+      Exploring schedules (\(exploration.strategy)), \(shardSpelling): schedule \(number), \
+      another shard's, fails (seed \(seed.map(hexadecimal) ?? "none")); this shard needed it \
+      to find the schedules with one preemption more, and stops there, as the exploration \
+      without shards would. The shard that runs it reports it.
+
+      """)
+  }
+  // The schedules of this process that passed: the first-in first-out one (schedule 1) did.
+  var passedInThisShard = isThisShards(1) ? 1 : 0
   // The schedule without a preemption: each task goes on while it can.
   let root = ScheduleChooser(exhaustiveScript: [])
   root.maxJobs = exploration.maxJobsPerSchedule
@@ -284,32 +317,45 @@ private func exploreExhaustively(
       + "schedule, without a preemption (\(exploration.replaySpelling(0))).")
   let rootIssues = await runCapturingIssues(chooser: root, runOnce)
   guard rootIssues.isEmpty else {
+    guard isThisShards(ran) else { return stopAtAnotherShardsFailure(ran, seed: 0) }
     Issue.record(
       Comment(
         rawValue: """
           Exploring schedules found a failing one: the schedule without a preemption, where \
           each task goes on while it can (1 passed before it, the first-in first-out one), \
-          seed 0x0000000000000000. Replay exactly this schedule with \
-          \(exploration.replaySpelling(0)). What ran: \(root.describeTrace())
+          seed 0x0000000000000000\(shard == nil ? "" : ", in " + shardSpelling). Replay \
+          exactly this schedule with \(exploration.replaySpelling(0)). What ran: \
+          \(root.describeTrace())
           """), sourceLocation: location)
     for issue in rootIssues { record(issue, fallback: location, prefix: "In schedule 0x0: ") }
     return
   }
+  if isThisShards(ran) { passedInThisShard += 1 }
   var level = schedulesWithOneChoiceMore(than: [], ran: root)
   for preemptions in 0..<bound {
     var next: [[Int]] = []
+    // The last level gives no scripts: a shard runs only its own schedules of it.
+    let generates = preemptions + 1 < bound
     for script in level {
       guard ran < exploration.schedules else {
-        print(
+        let count =
+          shard == nil
+          ? "\(ran) schedules ran"
+          : "\(shardSpelling): \(passedInThisShard) of this shard's schedules, of the first "
+            + "\(ran), ran"
+        TestFailure.writeToStandardError(
           """
-          Exploring schedules (\(exploration.strategy)): \(ran) schedules ran and none failed, \
+          Exploring schedules (\(exploration.strategy)): \(count) and none failed, \
           but the cap of \(exploration.schedules) schedules stopped the exploration with \
           schedules of \(preemptions + 1) preemptions still to run: no proof. Raise \
           `schedules`, or lower the bound.
+
           """)
         return
       }
       ran += 1
+      let isOwn = isThisShards(ran)
+      guard isOwn || generates else { continue }
       let chooser = ScheduleChooser(exhaustiveScript: script)
       chooser.maxJobs = exploration.maxJobsPerSchedule
       let seed = ScheduleChooser.seed(ofScript: script)
@@ -319,13 +365,17 @@ private func exploreExhaustively(
             + "exploring test of the process, with SCHEDULERS_EXPLORATION_REPLAY=\(hexadecimal($0))."
         } ?? "Its choices do not fit in a seed (a step past 32,767 or a choice past 63)."
       let position =
-        "schedule \(ran) of every schedule up to \(bound) preemptions (\(ran - 1) passed before it)"
+        shard == nil
+        ? "schedule \(ran) of every schedule up to \(bound) preemptions (\(ran - 1) passed before it)"
+        : "schedule \(ran) of every schedule up to \(bound) preemptions, in \(shardSpelling); "
+          + "\(passedInThisShard) of this shard's passed before it"
       ExplorationHook.crashReport?.set(
         "The process is stopping while exploring schedules, in \(position), seed "
           + "\(seed.map(hexadecimal) ?? "none"): a schedule that stops the process is a finding. "
           + replayLine)
       let issues = await runCapturingIssues(chooser: chooser, runOnce)
       guard issues.isEmpty else {
+        guard isOwn else { return stopAtAnotherShardsFailure(ran, seed: seed) }
         let replay =
           if let seed { await replayCheck(of: chooser, seed: seed, exploration, runOnce) } else {
             ""
@@ -345,18 +395,25 @@ private func exploreExhaustively(
         }
         return
       }
-      if preemptions + 1 < bound { next += schedulesWithOneChoiceMore(than: script, ran: chooser) }
+      if isOwn { passedInThisShard += 1 }
+      if generates { next += schedulesWithOneChoiceMore(than: script, ran: chooser) }
     }
     level = next
   }
   let tenths = Int((clock.now - started) / .milliseconds(100))
   let elapsed = "\(tenths / 10).\(tenths % 10) s"
-  print(
+  let schedules =
+    shard == nil
+    ? "all \(ran) distinct schedules up to \(bound) preemptions"
+    : "in \(shardSpelling), this shard's \(passedInThisShard) of the \(ran) distinct schedules "
+      + "up to \(bound) preemptions"
+  TestFailure.writeToStandardError(
     """
-    Exploring schedules (\(exploration.strategy)): all \(ran) distinct schedules up to \(bound) \
-    preemptions (a preemption: running another job than the one that goes on with the task \
+    Exploring schedules (\(exploration.strategy)): \(schedules) \
+    (a preemption: running another job than the one that goes on with the task \
     that ran last) ran, and none fails \
-    (\(elapsed)).
+    (\(elapsed))\(shard == nil ? "" : "; the other shards' lines complete the proof").
+
     """)
 }
 

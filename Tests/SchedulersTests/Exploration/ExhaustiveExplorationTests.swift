@@ -22,18 +22,18 @@ extension ExplorationTests {
     }
 
     /// The fixed account is proved: every schedule up to two preemptions passes, and the
-    /// exploration says how many there were. Read from the standard output of a child process,
+    /// exploration says how many there were. Read from the standard error of a child process,
     /// where the exploration writes that line.
     @Test(.exitTestOffThePool, .explorationNeedsTheCustomExecutors)
     func theFixedAccountPassesEveryScheduleUpToTwoPreemptions() async throws {
-      let child = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+      let child = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
         await withDeterministicExecution(
           exploring: .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 2))
         ) {
           await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
         }
       }
-      let output = String(decoding: child?.standardOutputContent ?? [], as: UTF8.self)
+      let output = String(decoding: child?.standardErrorContent ?? [], as: UTF8.self)
       let proof = try #require(
         output.firstMatch(
           of:
@@ -43,16 +43,43 @@ extension ExplorationTests {
     }
 
     @Test(.exitTestOffThePool) func aCapBelowTheCountSaysItIsNoProof() async throws {
-      let child = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+      let child = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
         await withDeterministicExecution(
           exploring: .exploring(schedules: 3, strategy: .exhaustive(preemptions: 2))
         ) {
           await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
         }
       }
-      let output = String(decoding: child?.standardOutputContent ?? [], as: UTF8.self)
+      let output = String(decoding: child?.standardErrorContent ?? [], as: UTF8.self)
       #expect(output.contains("but the cap of 3 schedules stopped the exploration"), "\(output)")
       #expect(output.contains("no proof"), "\(output)")
+    }
+
+    /// A library does not write to a test process's standard output: the exploration's closing
+    /// lines, the proof and the cap's "no proof", go to standard error, as its warnings do.
+    @Test(.exitTestOffThePool, .explorationNeedsTheCustomExecutors)
+    func theClosingLinesGoToStandardErrorNotStandardOutput() async throws {
+      let child = await #expect(
+        processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
+      ) {
+        await withDeterministicExecution(
+          exploring: .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 1))
+        ) {
+          await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
+        }
+        await withDeterministicExecution(
+          exploring: .exploring(schedules: 3, strategy: .exhaustive(preemptions: 1))
+        ) {
+          await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
+        }
+      }
+      let standardOutput = String(decoding: child?.standardOutputContent ?? [], as: UTF8.self)
+      let standardError = String(decoding: child?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(!standardOutput.contains("Exploring schedules"), "\(standardOutput)")
+      #expect(standardError.contains("ran, and none fails"), "\(standardError)")
+      #expect(
+        standardError.contains("but the cap of 3 schedules stopped the exploration"),
+        "\(standardError)")
     }
   }
 }
