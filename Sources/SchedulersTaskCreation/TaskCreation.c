@@ -55,11 +55,12 @@ static _Atomic(schedulers_task_creation_advisor) advisor;
 static _Atomic(SchedulersTaskCreate) runtimeTaskCreate;
 static atomic_bool interposed;
 
-void schedulers_set_task_creation_advisor(schedulers_task_creation_advisor advice) {
+__attribute__((swiftcall)) void
+schedulers_set_task_creation_advisor(schedulers_task_creation_advisor advice) {
   atomic_store_explicit(&advisor, advice, memory_order_release);
 }
 
-bool schedulers_task_creation_is_interposed(void) {
+__attribute__((swiftcall)) bool schedulers_task_creation_is_interposed(void) {
   return atomic_load_explicit(&interposed, memory_order_relaxed);
 }
 
@@ -108,10 +109,11 @@ swift_task_create(size_t flags, SchedulersTaskOption *_Nullable options,
 
 #else
 
-void schedulers_set_task_creation_advisor(schedulers_task_creation_advisor advice) {
+__attribute__((swiftcall)) void
+schedulers_set_task_creation_advisor(schedulers_task_creation_advisor advice) {
   (void)advice;
 }
 
-bool schedulers_task_creation_is_interposed(void) { return false; }
+__attribute__((swiftcall)) bool schedulers_task_creation_is_interposed(void) { return false; }
 
 #endif

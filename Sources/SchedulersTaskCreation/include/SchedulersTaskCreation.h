@@ -2,9 +2,12 @@
 // every task that a run's task creates with `Task {}` or `Task.detached` a task executor
 // preference, as child tasks inherit one, so that its hops between actors are jobs the run
 // can order (docs/deterministic-execution.md, "Hops between actors").
+//
+// Swift calls these two functions by name (`@_silgen_name`, in
+// Sources/SchedulersDeterministic/Routing/HopsAsJobs.swift) rather than importing this header,
+// so that no Swift module's interface depends on a C module: hence `swiftcall`.
 
-#ifndef SCHEDULERS_TASK_CREATION_H
-#define SCHEDULERS_TASK_CREATION_H
+#pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,11 +21,10 @@ typedef bool (*schedulers_task_creation_advisor)(size_t flags, void *_Nullable *
 
 /// Sets the advisor (NULL: none, and task creation costs one atomic load more than without the
 /// shim).
-void schedulers_set_task_creation_advisor(schedulers_task_creation_advisor _Nullable advisor);
+__attribute__((swiftcall)) void
+schedulers_set_task_creation_advisor(schedulers_task_creation_advisor _Nullable advisor);
 
 /// Whether task creations of this process pass through the shim: true once one has (the
 /// shim's definition of `swift_task_create` is the one the executable calls). False where the
 /// shim is not compiled in (it is on Linux only) or the runtime is linked statically.
-bool schedulers_task_creation_is_interposed(void);
-
-#endif
+__attribute__((swiftcall)) bool schedulers_task_creation_is_interposed(void);
