@@ -105,39 +105,33 @@ extension ExplorationTests {
       #expect(Int(inFirst.2) == total && Int(inSecond.2) == total)
     }
 
+    /// In an exit test's child: explores the overdraw exhaustively in `shard` (the variable is
+    /// set in the child only), and prints what the exploration reported.
+    static func printTheExhaustiveOverdrawsReports(inShard shard: String) async {
+      setenv("SCHEDULERS_EXPLORATION_SHARD", shard, 1)
+      let reports = Mutex<[String]>([])
+      await withKnownIssue(isIntermittent: true) {
+        await withDeterministicExecution(
+          exploring: .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 2))
+        ) {
+          await twoWithdrawalsNeverOverdraw(ReentrantAccount.self)
+        }
+      } matching: { issue in
+        reports.withLock { $0.append(issue.description) }
+        return true
+      }
+      print(reports.withLock { $0.joined(separator: "\n") })
+    }
+
     /// A failing schedule of an exhaustive exploration is reported by the one shard it is in,
     /// and its seed replays without the variable.
     @Test(.exitTestOffThePool, .explorationNeedsTheCustomExecutors)
     func anExhaustiveShardsFailureIsReportedOnceAndReplaysAnywhere() async throws {
       let first = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-        setenv("SCHEDULERS_EXPLORATION_SHARD", "1/2", 1)
-        let reports = Mutex<[String]>([])
-        await withKnownIssue(isIntermittent: true) {
-          await withDeterministicExecution(
-            exploring: .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 2))
-          ) {
-            await twoWithdrawalsNeverOverdraw(ReentrantAccount.self)
-          }
-        } matching: { issue in
-          reports.withLock { $0.append(issue.description) }
-          return true
-        }
-        print(reports.withLock { $0.joined(separator: "\n") })
+        await Self.printTheExhaustiveOverdrawsReports(inShard: "1/2")
       }
       let second = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-        setenv("SCHEDULERS_EXPLORATION_SHARD", "2/2", 1)
-        let reports = Mutex<[String]>([])
-        await withKnownIssue(isIntermittent: true) {
-          await withDeterministicExecution(
-            exploring: .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 2))
-          ) {
-            await twoWithdrawalsNeverOverdraw(ReentrantAccount.self)
-          }
-        } matching: { issue in
-          reports.withLock { $0.append(issue.description) }
-          return true
-        }
-        print(reports.withLock { $0.joined(separator: "\n") })
+        await Self.printTheExhaustiveOverdrawsReports(inShard: "2/2")
       }
       let outputs = [first, second].map {
         String(decoding: $0?.standardOutputContent ?? [], as: UTF8.self)
