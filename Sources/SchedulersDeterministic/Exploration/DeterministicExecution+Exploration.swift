@@ -6,7 +6,7 @@ extension DeterministicExecution {
   /// Each schedule is a deterministic run of the test in which the run picks the next job
   /// among those that may legally go next, by a seeded ``ExplorationStrategy``: main-actor jobs
   /// keep their order among themselves, and every other job (a task's next step, an actor's
-  /// turn) may go before or after any other. The first schedule that fails stops the
+  /// turn, a hop between actors) may go before or after any other. The first schedule that fails stops the
   /// exploration and fails the test with its seed, how many schedules passed before it, and
   /// the jobs it ran, in order; the seed replays exactly that schedule.
   ///

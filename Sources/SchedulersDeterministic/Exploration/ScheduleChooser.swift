@@ -83,8 +83,8 @@ package final class ScheduleChooser: @unchecked Sendable {
   package var maxJobs = DeterministicExecution.Exploration.defaultMaxJobsPerSchedule
 
   /// `expectedSteps` is how many steps the run is likely to take from its first real choice
-  /// on (the first-in first-out run's ``stepsFromFirstChoice``): PCT spreads its change
-  /// points over them. Counted from the first choice, not from the first job: the jobs before
+  /// on (``stepsFromFirstChoice`` of schedule 1, first in, first out with hops as jobs): PCT
+  /// spreads its change points over them. Counted from the first choice, not from the first job: the jobs before
   /// it had nothing to choose from, and their number may vary from run to run (the body's
   /// task may hop once more at the start of one run than of another), which would move every
   /// change point and make the same seed choose differently.

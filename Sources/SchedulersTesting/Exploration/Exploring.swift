@@ -29,11 +29,12 @@ import Testing
 ///
 /// The body runs once per schedule, so whatever it checks must start from what it makes
 /// itself: state made outside it (a scheduler passed in, a shared model) carries over from one
-/// schedule to the next. Before the seeded schedules, one run takes jobs first in, first out,
-/// as an unexplored run does: if that one fails, the test fails as it would without
-/// exploring; its length from its first real choice on (the first step where two jobs or more could
-/// run) is the span over which PCT places its change points. Needs Swift Testing: each schedule's failures are read
-/// as the issues it records. A schedule in which a task of the run drops an error (it ends by
+/// schedule to the next. First, one run takes jobs first in, first out, as an unexplored run
+/// does: if that one fails, the test fails as it would without exploring. Then schedule 1
+/// (seed 0) takes them first in, first out with each hop between actors a job of its own, as
+/// every explored schedule does; its length from its first real choice on (the first step
+/// where two jobs or more could run) is the span over which PCT places its change points.
+/// Needs Swift Testing: each schedule's failures are read as the issues it records. A schedule in which a task of the run drops an error (it ends by
 /// throwing when nothing holds its handle) fails like any other, unless `droppedTaskErrors` is
 /// `.ignored` (``DeterministicExecution/DroppedTaskErrors``).
 ///

@@ -42,6 +42,26 @@ extension ExplorationTests {
       #expect(try #require(Int(proof.1)) > 10, "\(output)")
     }
 
+    /// The fixed versions of the bug classes are proved at 1, 2 and 3 preemptions, each hop
+    /// between actors a job: the counts the exploring article gives are the lines these write
+    /// to standard error (`swift test --filter theFixedProgramsPassEveryScheduleUpToEachBound`).
+    @Test(.explorationNeedsTheCustomExecutors, arguments: [1, 2, 3])
+    func theFixedProgramsPassEveryScheduleUpToEachBound(_ bound: Int) async {
+      let programs: [@Sendable () async -> Void] = [
+        { await twoApprovedWithdrawalsNeverOverdraw(CheckedApprovedAccount.self) },
+        { await twoWithdrawalsNeverOverdraw(CheckedAccount.self) },
+        { #expect([42, -1].contains(await replyOrTimeout(SetBeforeAwaitGuard.self))) },
+        { #expect(await receiveWhatIsSent(KeepingMailbox.self) == 7) },
+        { await anImageShownWithItsPreviewIsLoadedOnce(InFlightImageCache.self) },
+        { await twoRequestsRefreshTheTokenOnce(InFlightCredentials.self) },
+      ]
+      for program in programs {
+        await withDeterministicExecution(
+          exploring: .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: bound)),
+          program)
+      }
+    }
+
     @Test(.exitTestOffThePool) func aCapBelowTheCountSaysItIsNoProof() async throws {
       let child = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
         await withDeterministicExecution(
