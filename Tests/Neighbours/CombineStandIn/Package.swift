@@ -35,7 +35,9 @@ let package = Package(
     ),
     // Symbolic links to the root package's targets (Sources/Schedulers -> ../../../Sources/...).
     .target(name: "Schedulers", dependencies: ["Combine"]),
-    .target(name: "SchedulersDeterministic", dependencies: ["Schedulers"]),
+    .target(
+      name: "SchedulersDeterministic", dependencies: ["Schedulers", "SchedulersTaskCreation"]),
+    .target(name: "SchedulersTaskCreation"),
     .target(name: "SchedulersTesting", dependencies: ["Schedulers", "SchedulersDeterministic"]),
     .testTarget(name: "SchedulersTests", dependencies: ["Schedulers", "SchedulersTesting"]),
     // Only here: a file importing Combine and Schedulers, and Combine pipelines on the
