@@ -22,6 +22,10 @@ let package = Package(
     // What a test target links: the unimplemented scheduler, deterministic execution (which
     // routes every job of the process, so it must never reach an app), diagnostics, marbles.
     .library(name: "SchedulersTesting", targets: ["SchedulersTesting"]),
+    // What a test target links to have its suite, unchanged, explored: with
+    // SCHEDULERS_EXPLORE_SUITE set, every async test of the process runs deterministically
+    // under explored schedules (docs/field-trial.md). Linux only; unset, it changes nothing.
+    .library(name: "SchedulersSuiteExploration", targets: ["SchedulersSuiteExploration"]),
   ],
   targets: [
     .target(name: "Schedulers"),
@@ -36,6 +40,11 @@ let package = Package(
     // calling convention for it is `swiftcall`.
     .target(name: "SchedulersTaskCreation"),
     .target(name: "SchedulersTesting", dependencies: ["Schedulers", "SchedulersDeterministic"]),
+    // Linux: this test process's own `Test.__store` (Swift Testing) and `asyncTest` (XCTest),
+    // the two calls every test of a suite goes through, so that an environment variable puts
+    // each test under exploration without an edit to the tests.
+    .target(
+      name: "SchedulersSuiteExploration", dependencies: ["Schedulers", "SchedulersTesting"]),
     .testTarget(
       name: "SchedulersTests",
       dependencies: ["Schedulers", "SchedulersTesting"]

@@ -577,7 +577,7 @@ private func record(_ issue: ScheduleIssue, fallback: SourceLocation, prefix: St
 /// The part of an exploration this process runs, from `SCHEDULERS_EXPLORATION_SHARD`
 /// (`3/8`: schedules 3, 11, 19, ... of the same seeded sequence), so that a CI matrix splits one
 /// long exploration across machines; `nil` when unset: every schedule.
-private func explorationShard() -> (number: Int, count: Int)? {
+package func explorationShard() -> (number: Int, count: Int)? {
   EnvironmentValue.read(
     "SCHEDULERS_EXPLORATION_SHARD",
     expected: "a shard number and a shard count, as 3/8 (the number from 1 to the count)"
@@ -592,7 +592,7 @@ private func explorationShard() -> (number: Int, count: Int)? {
 
 /// The exploration as the environment amends it: `SCHEDULERS_EXPLORATION_REPLAY` replays one
 /// schedule, `SCHEDULERS_EXPLORATION_SEED` starts from another seed.
-private func explorationFromEnvironment(
+package func explorationFromEnvironment(
   _ exploration: DeterministicExecution.Exploration
 ) -> DeterministicExecution.Exploration {
   var exploration = exploration
