@@ -380,7 +380,12 @@ private func runDeterministically<R: Sendable>(
   // (`DeterministicRun.driveInPlace`). A driver thread drives it elsewhere: a caller on another
   // actor, which the run's jobs may need, and the main-queue backend, whose turns are on the
   // main queue.
-  let callerIsOnTheMainActor = isolation.map { $0 === MainActor.shared } ?? false
+  // A nonisolated caller may be on the main thread too: a task that an executor hook sends to
+  // the main queue (withMainSerialExecutor's, for every task) runs there. Main-actor jobs run
+  // in place for it as for main-actor code: `DispatchQueue.main.sync` from the main queue
+  // would wait on itself (a crash, in Dispatch).
+  let callerIsOnTheMainActor =
+    isolation.map { $0 === MainActor.shared } ?? isOnTheMainQueue()
   let drivesInPlace =
     !router.mainActorJobsStayOnMainQueue
     && (callerIsOnTheMainActor || isolation == nil)
