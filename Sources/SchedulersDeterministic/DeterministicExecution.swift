@@ -259,6 +259,11 @@ enum RunReporting: Sendable {
   }
 }
 
+/// How the report of the work a finished body left pending begins: a caller that does not
+/// count it as a failure (a suite explored unchanged, whose tests may leave a task behind on
+/// purpose) tells it from the others by it.
+package let pendingWorkReportOpening = "The deterministic run's body finished with work still pending"
+
 /// Runs `body` deterministically, leaving the failures it throws to the caller (the test
 /// trait), which records them at the test's own source location; the work the body leaves
 /// pending (sleepers on an auto-advancing run's clock) is handed to `recordLeftovers`, since
@@ -457,7 +462,7 @@ private func runDeterministically<R: Sendable>(
     }
     if let leftovers {
       reporting.recordWithoutThrowing(
-        "The deterministic run's body finished with work still pending: \(leftovers). "
+        "\(pendingWorkReportOpening): \(leftovers). "
           + "Sleeps on the scheduler stay there (advance it to let them go); plain Task.sleeps "
           + "go on sleeping outside the run, in real time, for the virtual time they had left.")
     }

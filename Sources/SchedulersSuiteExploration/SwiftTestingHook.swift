@@ -24,8 +24,9 @@
     ) async throws {
       guard testCase != nil else { return try await function() }
       let start = ContinuousClock.now
-      let trait: DeterministicExecutionTrait = .deterministicExecution(
+      var trait: DeterministicExecutionTrait = .deterministicExecution(
         SuiteExploration.virtualTime, exploration)
+      trait.pendingWorkFails = false
       try await trait.scope(testName: test.name, declaration: test.sourceLocation, function)
       // The test's name as the test list spells it (a test function outside a type: without the
       // file and line that its identifier ends with).
