@@ -262,7 +262,8 @@ enum RunReporting: Sendable {
 /// How the report of the work a finished body left pending begins: a caller that does not
 /// count it as a failure (a suite explored unchanged, whose tests may leave a task behind on
 /// purpose) tells it from the others by it.
-package let pendingWorkReportOpening = "The deterministic run's body finished with work still pending"
+package let pendingWorkReportOpening =
+  "The deterministic run's body finished with work still pending"
 
 /// Runs `body` deterministically, leaving the failures it throws to the caller (the test
 /// trait), which records them at the test's own source location; the work the body leaves
