@@ -35,15 +35,16 @@ actor MockTokenService: TokenService {
 /// sleep does not take).
 @Test func aSleepTakesRealTime() async throws {
   let start = ContinuousClock.now
-  try await Task.sleep(for: .milliseconds(20))
-  #expect(ContinuousClock.now - start >= .milliseconds(20))
+  try await Task.sleep(for: .seconds(3))
+  #expect(ContinuousClock.now - start >= .seconds(3))
 }
 
-/// Expected: passes every schedule: the queue's callback comes from outside the run, within
-/// the time the run waits for outside work.
+/// Expected: passes every schedule. The queue's callback comes from outside the run, 200 ms
+/// later: longer than a run waits (100 ms) before it believes a deadlock, shorter than it waits
+/// in an explored suite (2 s), whose tests wait on queues of their own.
 @Test func aCallbackFromADispatchQueue() async {
   let value = await withCheckedContinuation { continuation in
-    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200)) {
       continuation.resume(returning: 42)
     }
   }
