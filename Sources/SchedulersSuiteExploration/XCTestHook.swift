@@ -105,15 +105,15 @@
           \(baseline.describeTrace())
           """
       }
+      // Run by every exploration, a replay's too: its length is PCT's span, which every seeded
+      // schedule depends on.
       let hopOrder = ScheduleChooser(strategy: nil, seed: 0, expectedSteps: 1)
       hopOrder.maxJobs = exploration.maxJobsPerSchedule
-      if exploration.replay == nil || exploration.replay == 0 {
-        if let failure = await run(method, hopOrder, seed: 0, position: "schedule 1") {
-          return report(
-            failure, position: "schedule 1 of \(exploration.schedules)", seed: 0, hopOrder)
-        }
-        if exploration.replay == 0 { return nil }
+      if let failure = await run(method, hopOrder, seed: 0, position: "schedule 1") {
+        return report(
+          failure, position: "schedule 1 of \(exploration.schedules)", seed: 0, hopOrder)
       }
+      if exploration.replay == 0 { return nil }
       let expectedSteps = hopOrder.stepsFromFirstChoice
       if let seed = exploration.replay {
         let chooser = chooser(seed: seed, expectedSteps: expectedSteps)
