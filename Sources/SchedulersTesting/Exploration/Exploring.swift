@@ -1,5 +1,5 @@
 import Schedulers
-import SchedulersDeterministic
+@_spi(Experimental) import SchedulersDeterministic
 import Synchronization
 import Testing
 

@@ -1,5 +1,5 @@
 import Schedulers
-import SchedulersTesting
+@_spi(Experimental) import SchedulersTesting
 import Testing
 
 /// A run reports the error of a task of its own that ended by throwing when nothing held the

@@ -1,6 +1,6 @@
 import Foundation
 import Schedulers
-import SchedulersTesting
+@_spi(Experimental) import SchedulersTesting
 import Synchronization
 import Testing
 
