@@ -138,5 +138,40 @@ extension ExplorationTests {
       expectStandardError(
         of: result, toContain: "exploring(schedules:) needs at least one schedule, got 0")
     }
+
+    /// A bound the exhaustive search cannot take is refused where the exploration is made, not
+    /// when a run starts.
+    @Test(.exitTestOffThePool) func aBadExhaustiveBoundIsRefusedWhenTheExplorationIsMade() async {
+      let result = await #expect(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        _ = DeterministicExecution.Exploration.exploring(strategy: .exhaustive(preemptions: 4))
+      }
+      expectStandardError(
+        of: result,
+        toContain: "ExplorationStrategy.exhaustive(preemptions:) takes 0 to 3 preemptions, got 4")
+    }
+
+    /// The properties check what they are set to as the factory does.
+    @Test(.exitTestOffThePool) func aBadValueSetOnAnExplorationIsRefused() async {
+      let result = await #expect(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        var exploration = DeterministicExecution.Exploration.exploring()
+        exploration.maxJobsPerSchedule = 0
+      }
+      expectStandardError(
+        of: result,
+        toContain: "Exploration.exploring(maxJobsPerSchedule:) needs at least one job, got 0")
+      let strategy = await #expect(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        var exploration = DeterministicExecution.Exploration.exploring()
+        exploration.strategy = .pct(depth: 0)
+      }
+      expectStandardError(
+        of: strategy,
+        toContain: "ExplorationStrategy.pct(depth:) needs a depth of 1 or more, got 0")
+    }
   }
 }
