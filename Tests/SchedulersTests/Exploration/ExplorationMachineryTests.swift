@@ -27,7 +27,7 @@ extension ExplorationTests {
   struct ExplorationMachineryTests {
     @Test func aPassingBodyRunsOnceFirstInFirstOutThenOncePerSchedule() async {
       let runs = RunCounter()
-      await withDeterministicExecution(exploring: .exploring(schedules: 25)) {
+      await exploreSchedules(.exploring(schedules: 25)) {
         runs.count()
       }
       #expect(runs.value == 1 + 25)
@@ -36,7 +36,7 @@ extension ExplorationTests {
     @Test func theFirstFailingScheduleStopsTheExploration() async {
       let runs = RunCounter()
       let reports = await issuesRecorded {
-        await withDeterministicExecution(exploring: .exploring(schedules: 50)) {
+        await exploreSchedules(.exploring(schedules: 50)) {
           // The first-in first-out run, then two seeded schedules pass; the third fails.
           if runs.count() == 4 { Issue.record("the fourth run fails") }
         }
@@ -62,7 +62,7 @@ extension ExplorationTests {
     func aSeedThatDoesNotReplaySaysWhereTheReplayWentAnotherWay() async {
       let overdrawnOnce = Atomic(false)
       let reports = await issuesRecorded {
-        await withDeterministicExecution(exploring: .exploring(schedules: 500)) {
+        await exploreSchedules(.exploring(schedules: 500)) {
           if overdrawnOnce.load(ordering: .relaxed) { Task(name: "remembered") {} }
           let account = ReentrantAccount(balance: 100, approvals: WithdrawalApprovals())
           let signIn = SignInService()
@@ -87,7 +87,7 @@ extension ExplorationTests {
     @Test func aBodyThatFailsFirstInFirstOutFailsBeforeAnyExploring() async {
       let runs = RunCounter()
       let reports = await issuesRecorded {
-        await withDeterministicExecution(exploring: .exploring(schedules: 50)) {
+        await exploreSchedules(.exploring(schedules: 50)) {
           runs.count()
           Issue.record("fails in every order")
         }
@@ -113,7 +113,7 @@ extension ExplorationTests {
     /// reorder.
     @Test func mainActorJobsKeepTheirOrderWhileOtherTasksAreReordered() async {
       let otherOrders = Mutex<Set<[Int]>>([])
-      await withDeterministicExecution(exploring: .exploring(schedules: 1_000)) { @MainActor in
+      await exploreSchedules(.exploring(schedules: 1_000)) { @MainActor in
         let onMain = Recorder<Int>()
         let offMain = Recorder<Int>()
         var tasks: [Task<Void, Never>] = []
