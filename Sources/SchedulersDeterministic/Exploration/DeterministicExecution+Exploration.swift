@@ -23,9 +23,9 @@ extension DeterministicExecution {
   ///
   /// Exploration needs Swift Testing: it reads each schedule's failures as issues.
   ///
-  /// > Important: Experimental. Its parameters and defaults, the strategies, which schedule a
-  /// > seed names, and the text of its reports may change in a minor release before 1.0: a seed
-  /// > is sure to replay only with the version that printed it.
+  /// > Note: The declarations are stable; the schedules are not. Which schedule a seed names,
+  /// > the order in which a strategy tries schedules, and the text of the report may change in a
+  /// > minor release before 1.0: a seed is sure to replay only with the version that printed it.
   public struct Exploration: Sendable, Equatable, CustomStringConvertible {
     /// How many schedules to run, at most.
     ///
@@ -169,7 +169,8 @@ extension DeterministicExecution {
 
   /// How an exploring run picks the next job among those that may legally go next.
   ///
-  /// > Important: Experimental, as ``DeterministicExecution/Exploration`` is.
+  /// > Note: How a strategy picks, and so which schedule a seed names, may change in a minor
+  /// > release before 1.0, as ``DeterministicExecution/Exploration`` says.
   public enum ExplorationStrategy: Sendable, Equatable, CustomStringConvertible {
     /// Uniformly at random at every choice.
     case randomWalk
@@ -182,9 +183,9 @@ extension DeterministicExecution {
     /// - Precondition: `depth` is at least 1.
     case pct(depth: Int)
     /// Every schedule with at most `preemptions` choices out of first-in first-out order, each
-    /// run once, in depth-first order: a proof, within that bound, that no such schedule fails
-    /// (delay bounding, after Emmi, Qadeer and Rakamarić, POPL 2011; loom bounds preemptions the
-    /// same way). The exploration ends with a line on standard error that says how many there
+    /// run once, fewest preemptions first: a proof, within that bound, that no such schedule
+    /// fails (preemption bounding, after Musuvathi and Qadeer, PLDI 2007; loom bounds
+    /// preemptions the same way). The exploration ends with a line on standard error that says how many there
     /// were, or with the first that fails and a seed that replays it. `schedules` still caps
     /// the runs: an exploration it stops says it is no proof. Orders are not pruned: the run
     /// knows no memory accesses, so any two jobs may depend on each other, and every order
