@@ -55,7 +55,7 @@ public func withRetry<S: Scheduler & Sendable, R, G: RandomNumberGenerator>(
 /// Runs `operation` until it succeeds, up to `maxAttempts` times, with jitter (if any) drawn
 /// from the system's random-number generator.
 ///
-/// See ``withRetry(maxAttempts:backoff:scheduler:using:retryingWhen:fileID:line:isolation:operation:)``;
+/// See ``withRetry(maxAttempts:backoff:scheduler:using:retryingWhen:fileID:filePath:line:column:isolation:operation:)``;
 /// pass a seeded generator there to test jittered delays.
 ///
 /// ```swift
