@@ -9,6 +9,8 @@ extension DeterministicExecution {
   /// ``DeterministicExecution/backend`` installs nothing):
   ///
   /// ```swift
+  /// @_spi(Experimental) import SchedulersTesting
+  ///
   /// print(DeterministicExecution.backend)
   /// // "custom executors" with Swift 6.3 on Linux or the 26.4 OS generation,
   /// // "runtime hooks" on the 26.0 to 26.3 generations,
@@ -21,11 +23,12 @@ extension DeterministicExecution {
   /// backend works (WASI, Windows, a runtime without the hooks), every run records a failure
   /// in the running test that says so and why, instead of quietly racing.
   ///
-  /// > Important: Experimental. The backends follow the concurrency runtime, whose hooks and
-  /// > custom executors are not settled API: a minor release before 1.0 may add, remove or rename
-  /// > a case or a property. What a run promises (one job at a time, in an order timing does not
-  /// > change) is stable on every backend.
-  public enum Backend: Sendable, Equatable, CustomStringConvertible {
+  /// > Important: Experimental, behind `@_spi(Experimental)`: a test that names it imports
+  /// > `SchedulersTesting` with `@_spi(Experimental) import SchedulersTesting`. The backends
+  /// > follow the concurrency runtime, whose hooks and custom executors are not settled API: a
+  /// > minor release before 1.0 may add, remove or rename a case or a property. What a run
+  /// > promises (one job at a time, and a failure instead of a hang) holds on every backend.
+  @_spi(Experimental) public enum Backend: Sendable, Equatable, CustomStringConvertible {
     /// The custom main and global executors of Swift 6.3 (an SPI, compiled in only for the
     /// toolchains it was verified on, used only where the OS has it).
     case customExecutors
@@ -96,6 +99,8 @@ extension DeterministicExecution {
   /// The backend that routes the jobs of deterministic runs in this process.
   ///
   /// ```swift
+  /// @_spi(Experimental) import SchedulersTesting
+  ///
   /// @Test(.enabled(if: DeterministicExecution.backend.plainTaskSleepIsVirtual))
   /// func plainSleepsAreVirtual() async throws {
   ///   let scheduler = DispatchQueue.test
@@ -107,8 +112,9 @@ extension DeterministicExecution {
   /// }
   /// ```
   ///
-  /// > Important: Experimental, as ``DeterministicExecution/Backend`` is.
-  public static var backend: Backend {
+  /// > Important: Experimental, behind `@_spi(Experimental)`, as
+  /// > ``DeterministicExecution/Backend`` is.
+  @_spi(Experimental) public static var backend: Backend {
     jobRouter?.backend ?? .unavailable(reason: unavailableReason)
   }
 }

@@ -150,19 +150,23 @@ extension DeterministicRun {
   }
 }
 
-/// Runs `body` deterministically with virtual time that advances itself: code that sleeps
-/// (plain `Task.sleep`, `scheduler.sleep`, timers, a `Clock` from `scheduler.clock`) runs
-/// unchanged, in no real time. The same as
-/// `withDeterministicExecution(scheduler:virtualTime: .autoAdvance)`.
+/// Runs `body` deterministically with virtual time that advances itself: the name 0.1.0 gave
+/// `withDeterministicExecution(scheduler:virtualTime: .autoAdvance(maxSteps:maxVirtualTime:))`,
+/// which also takes `outsideWorkTimeout:`, `droppedTaskErrors:` and `isolation:`.
 ///
 /// ```swift
 /// let scheduler = DispatchQueue.test
-/// try await withAutoAdvancingTime(scheduler: scheduler) {
+/// try await withDeterministicExecution(scheduler: scheduler, virtualTime: .autoAdvance) {
 ///   let model = RetryingModel(scheduler: scheduler.eraseToAnyScheduler())
 ///   await model.load()  // retries after 1 s, then 2 s
 ///   #expect(model.attempts == 3)
 /// }
 /// ```
+@available(
+  *, deprecated,
+  message:
+    "use withDeterministicExecution(scheduler:virtualTime: .autoAdvance(maxSteps:maxVirtualTime:)), the same run with every parameter"
+)
 public func withAutoAdvancingTime<Time, Options, R: Sendable>(
   scheduler: TestScheduler<Time, Options>,
   maxSteps: Int = 100_000, maxVirtualTime: Duration = .seconds(86_400),
@@ -177,14 +181,20 @@ public func withAutoAdvancingTime<Time, Options, R: Sendable>(
 }
 
 /// Runs `body` deterministically with virtual time that advances itself, on a test scheduler
-/// of the run's own: plain `Task.sleep`s take no real time. The same as
-/// `withDeterministicExecution(virtualTime: .autoAdvance)`.
+/// of the run's own: the name 0.1.0 gave
+/// `withDeterministicExecution(virtualTime: .autoAdvance(maxSteps:maxVirtualTime:))`, which
+/// also takes `outsideWorkTimeout:`, `droppedTaskErrors:` and `isolation:`.
 ///
 /// ```swift
-/// try await withAutoAdvancingTime {
+/// try await withDeterministicExecution(virtualTime: .autoAdvance) {
 ///   try await Task.sleep(for: .seconds(60))  // returns at once, a minute later in virtual time
 /// }
 /// ```
+@available(
+  *, deprecated,
+  message:
+    "use withDeterministicExecution(virtualTime: .autoAdvance(maxSteps:maxVirtualTime:)), the same run with every parameter"
+)
 public func withAutoAdvancingTime<R: Sendable>(
   maxSteps: Int = 100_000, maxVirtualTime: Duration = .seconds(86_400),
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,

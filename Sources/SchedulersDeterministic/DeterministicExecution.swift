@@ -34,11 +34,11 @@ public enum DeterministicExecution {}
 /// ```
 ///
 /// - Plain `Task.sleep` inside the run follows `scheduler`'s virtual clock where the backend
-///   can see it (``DeterministicExecution/Backend/plainTaskSleepIsVirtual``): the runtime hands
-///   over a deadline read from a real clock, and the run recovers the delay as the roundest
-///   duration the moment between that reading and the hand-over allows (any multiple of
-///   500 µs is exact unless the thread was preempted then, and nearly always any multiple of
-///   100 µs). For exact virtual time on every backend, sleep
+///   can see it (the experimental `DeterministicExecution.Backend.plainTaskSleepIsVirtual`):
+///   the runtime hands over a deadline read from a real clock, and the run recovers the delay
+///   as the roundest duration the moment between that reading and the hand-over allows (any
+///   multiple of 500 µs is exact unless the thread was preempted then, and nearly always any
+///   multiple of 100 µs). For exact virtual time on every backend, sleep
 ///   on the scheduler (`scheduler.sleep(for:)`) or pass `scheduler.clock` to `Clock`-taking
 ///   APIs. Without a scheduler, plain `Task.sleep` sleeps in real time, as outside work. Plain
 ///   sleeps still pending when the run ends are reported, and go on sleeping outside the run,
@@ -70,9 +70,10 @@ public enum DeterministicExecution {}
 ///   ``DeterministicExecution/VirtualTime/autoAdvance`` (by itself whenever nothing else can go
 ///   on; without a scheduler, the run makes a test scheduler of its own for plain sleeps).
 ///
-/// Jobs reach the run through one of three backends (``DeterministicExecution/backend``): the
-/// custom-executor SPI of Swift 6.3, the runtime's hook variables elsewhere, or, where the
-/// runtime has no hook for the main executor (Apple's 18 to 25 generations), the global
+/// Jobs reach the run through one of three backends (the experimental
+/// `DeterministicExecution.backend`): the custom-executor SPI of Swift 6.3, the runtime's hook
+/// variables elsewhere, or, where the runtime has no hook for the main executor (Apple's 18 to
+/// 25 generations), the global
 /// executor's hook with the run's jobs taking turns on the main queue. Where none works (WASI,
 /// Windows, Apple OSes before the 18 generation) the run records a failure that says so and
 /// throws ``DeterministicExecutionError`` without running the body: never a quietly racing

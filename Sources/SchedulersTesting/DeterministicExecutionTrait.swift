@@ -37,7 +37,8 @@ public struct DeterministicExecutionTrait: TestTrait, SuiteTrait, TestScoping {
   /// Whether each test runs under many schedules instead of one, and how
   /// (``DeterministicExecution/Exploration``); `nil`: one run, first in, first out.
   ///
-  /// > Important: Experimental, as ``DeterministicExecution/Exploration`` is.
+  /// > Note: Which schedule a seed names may change in a minor release before 1.0, as
+  /// > ``DeterministicExecution/Exploration`` says.
   public var exploration: DeterministicExecution.Exploration?
 
   /// What the run does with the error of a task that ends by throwing when nothing holds its
@@ -172,7 +173,8 @@ extension Trait where Self == DeterministicExecutionTrait {
   /// }
   /// ```
   ///
-  /// > Important: Experimental, as ``DeterministicExecution/Exploration`` is.
+  /// > Note: Which schedule a seed names may change in a minor release before 1.0, as
+  /// > ``DeterministicExecution/Exploration`` says.
   public static func deterministicExecution(_ exploration: DeterministicExecution.Exploration)
     -> Self
   {
@@ -196,7 +198,8 @@ extension Trait where Self == DeterministicExecutionTrait {
   /// func theSpinnerStopsWhateverComesFirst() async throws { ... }
   /// ```
   ///
-  /// > Important: Experimental, as ``DeterministicExecution/Exploration`` is.
+  /// > Note: Which schedule a seed names may change in a minor release before 1.0, as
+  /// > ``DeterministicExecution/Exploration`` says.
   public static func deterministicExecution(
     _ virtualTime: DeterministicExecution.VirtualTime = .manual,
     _ exploration: DeterministicExecution.Exploration

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Schedulers
-import SchedulersDeterministic
+@_spi(Experimental) import SchedulersDeterministic
 import Testing
 
 /// Each misuse stops the process with a message that names the problem: proved in a child

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Schedulers
-import SchedulersTesting
+@_spi(Experimental) import SchedulersTesting
 import Testing
 
 /// Tests of the real Dispatch scheduler: the only tests allowed to wait on real time. Every

@@ -171,7 +171,7 @@ struct ExploringTests {
   @Test func twoWithdrawalsNeverOverdraw() async {
     let start = now()
     let schedules = StepLog()
-    await withDeterministicExecution(exploring: .exploring(schedules: exploredSchedules)) {
+    await exploreSchedules(.exploring(schedules: exploredSchedules)) {
       schedules.append(Step())
       let account = Account()
       async let first: Void = account.withdraw(80)

@@ -89,8 +89,8 @@ func runTableChild() async throws {
   default:
     let strategy: DeterministicExecution.ExplorationStrategy =
       request[1] == "pct" ? .pct(depth: 3) : .randomWalk
-    await withDeterministicExecution(
-      exploring: .exploring(schedules: tableSchedules, strategy: strategy), entry.explored)
+    await exploreSchedules(
+      .exploring(schedules: tableSchedules, strategy: strategy), entry.explored)
     exit(1)
   }
 }

@@ -18,7 +18,7 @@ extension Catalogue {
     // iteration ends it with nil; "finish() resumes all pending sends and iterations".
 
     @Test func aCancelledWaitingIterationThenASendNeitherCrashesNorLosesTheSender() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
         let channel = AsyncChannel<Int>()
         let iteration = Task {
           var iterator = channel.makeAsyncIterator()
@@ -37,7 +37,7 @@ extension Catalogue {
     }
 
     @Test func anIterationCancelledBeforeItsFirstNextEndsWithNil() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
         let channel = AsyncChannel<Int>()
         let iteration = Task {
           var iterator = channel.makeAsyncIterator()
@@ -50,7 +50,7 @@ extension Catalogue {
     }
 
     @Test func twoSendersAndTwoIterationsDeliverEveryElementOnce() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
         let channel = AsyncChannel<Int>()
         let senders = [1, 2].map { element in Task { await channel.send(element) } }
         let iterations = (0..<2).map { _ in
@@ -67,7 +67,7 @@ extension Catalogue {
     }
 
     @Test func finishEndsAWaitingIterationAndAPendingSendInEveryOrder() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
         let channel = AsyncChannel<Int>()
         let iteration = Task {
           var received: [Int] = []
@@ -83,7 +83,7 @@ extension Catalogue {
     }
 
     @Test func aThrowingChannelsFailureReachesAnIterationInEveryOrder() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
         struct Failure: Error {}
         let channel = AsyncThrowingChannel<Int, any Error>()
         let iteration = Task {
@@ -100,7 +100,7 @@ extension Catalogue {
     // ends the iteration.
 
     @Test func aMergeCancelledAroundItsFirstNextEndsWithoutCrashing() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
         let (first, firstInput) = AsyncStream.makeStream(of: Int.self)
         let (second, secondInput) = AsyncStream.makeStream(of: Int.self)
         firstInput.yield(1)
@@ -118,7 +118,7 @@ extension Catalogue {
     }
 
     @Test func aMergeDeliversEveryElementOfItsBasesInEveryOrder() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
         let first = AsyncChannel<Int>()
         let second = AsyncChannel<Int>()
         let producers = [
@@ -146,7 +146,7 @@ extension Catalogue {
     // order: 1 is dropped (2 came 5 ms later), 2 comes out after 10 quiet ms, 3 at the end.
 
     @Test func debounceOnATestSchedulersClockDropsWhatIsOvertakenAndKeepsTheLast() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
         let scheduler = DispatchQueue.test
         let (upstream, input) = AsyncStream.makeStream(of: Int.self)
         let consumer = Task {
@@ -174,7 +174,7 @@ extension Catalogue {
     // (swift-server/swift-service-lifecycle issue 248).
 
     @Test func aGroupShutDownRightBeforeOrAfterRunRunsItsServiceAndCleansUp() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
         let service = CleaningServiceBox()
         let group = ServiceGroup(
           configuration: ServiceGroupConfiguration(

@@ -16,7 +16,7 @@ extension Catalogue {
 
     @Test func cancellingAWaitingIterationThenSendingCrashesInSomeSchedule() async throws {
       let found = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+        await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
           _ = await cancelAWaitingIterationThenSend(.buggy)
         }
       }
@@ -26,7 +26,7 @@ extension Catalogue {
       let replayed = try await handingOver(report.seed) {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
           let seed = try handedOverSeed()
-          await withDeterministicExecution(exploring: .exploring(replay: seed)) {
+          await exploreSchedules(.exploring(replay: seed)) {
             _ = await cancelAWaitingIterationThenSend(.buggy)
           }
         }
@@ -37,7 +37,7 @@ extension Catalogue {
     }
 
     @Test func theFixedChannelSurvivesEveryOrderOfCancelAndSend() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
         #expect([1, nil].contains(await cancelAWaitingIterationThenSend(.fixed)))
       }
     }
@@ -52,7 +52,7 @@ extension Catalogue {
     }
 
     @Test func theFixedChannelEndsACancelledIterationInEveryOrder() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
         #expect(await cancelAnIterationAsItStarts(.fixed) == nil)
       }
     }
@@ -71,7 +71,7 @@ extension Catalogue {
     }
 
     @Test func theFixedChannelThrowsItsFailureInEveryOrder() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
         await failAChannelBesideAnIteration(.fixed) { seen in
           #expect(throws: ChannelFailure.self) { try seen.get() }
         }
@@ -82,7 +82,7 @@ extension Catalogue {
 
     @Test func aMergeCancelledBeforeItsFirstNextCrashesInSomeSchedule() async throws {
       let found = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+        await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
           _ = await cancelAMergeAroundItsFirstNext(.buggy)
         }
       }
@@ -92,7 +92,7 @@ extension Catalogue {
       let replayed = try await handingOver(report.seed) {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
           let seed = try handedOverSeed()
-          await withDeterministicExecution(exploring: .exploring(replay: seed)) {
+          await exploreSchedules(.exploring(replay: seed)) {
             _ = await cancelAMergeAroundItsFirstNext(.buggy)
           }
         }
@@ -103,7 +103,7 @@ extension Catalogue {
     }
 
     @Test func theFixedMergeToleratesACancelAtAnyPoint() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
         #expect([[], [1]].contains(await cancelAMergeAroundItsFirstNext(.fixed)))
       }
     }
@@ -118,7 +118,7 @@ extension Catalogue {
     }
 
     @Test func theFixedGroupRunsAndCleansUpInEveryOrder() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
         let cleanUps = try await runAGroupAndShutItDown(.fixed).get()
         #expect(cleanUps == 1)
       }
@@ -134,7 +134,7 @@ extension Catalogue {
     }
 
     @Test func theFixedLoaderWakesItsReaderInEveryOrder() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
         #expect(await readWhatALoaderFulfils(.fixed) == 7)
       }
     }

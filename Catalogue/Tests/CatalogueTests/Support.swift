@@ -39,8 +39,8 @@ func exploringFindsAFailingSchedule(
     "\(finding.reports)", sourceLocation: sourceLocation)
   let replayed = Mutex<[String]>([])
   await withKnownIssue("the replayed schedule fails again") {
-    await withDeterministicExecution(
-      exploring: .exploring(strategy: strategy, replay: finding.seed), body)
+    await exploreSchedules(
+      .exploring(strategy: strategy, replay: finding.seed), body)
   } matching: { issue in
     replayed.withLock { $0.append(issue.description) }
     return true
@@ -58,8 +58,8 @@ func explore(
 ) async -> Finding? {
   let reports = Mutex<[String]>([])
   await withKnownIssue("the buggy version fails under some schedule", isIntermittent: true) {
-    await withDeterministicExecution(
-      exploring: .exploring(schedules: schedules, strategy: strategy), body)
+    await exploreSchedules(
+      .exploring(schedules: schedules, strategy: strategy), body)
   } matching: { issue in
     reports.withLock { $0.append(issue.description) }
     return true

@@ -1,4 +1,4 @@
-/// What ``Scheduler/timer(interval:tolerance:missedTicks:fileID:line:)`` delivers after its
+/// What ``Scheduler/timer(interval:tolerance:missedTicks:fileID:filePath:line:column:)`` delivers after its
 /// consumer was slower than the interval.
 ///
 /// With an interval of 1 s, and a consumer that spends 2.5 s on the first tick:

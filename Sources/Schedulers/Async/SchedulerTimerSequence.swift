@@ -90,7 +90,8 @@ where Self: Sendable, SchedulerTimeType: Sendable, SchedulerTimeType.Stride: Sen
   public func timer(
     interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride? = nil,
     missedTicks: MissedTickPolicy = .burst,
-    fileID: StaticString = #fileID, line: UInt = #line
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) -> SchedulerTimerSequence<Self> {
     precondition(
       interval > .zero,

@@ -17,7 +17,8 @@ extension Scheduler {
   ///
   /// - Precondition: the scheduler runs the action on the main actor.
   public func schedule(
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
     _ action: @escaping @MainActor () -> Void
   ) {
     CallSite.$current.withValue(CallSite(fileID: fileID, line: line)) {
@@ -44,7 +45,8 @@ extension Scheduler {
   /// - Precondition: the scheduler runs the action on the main actor.
   public func schedule(
     after date: SchedulerTimeType,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
     _ action: @escaping @MainActor () -> Void
   ) {
     CallSite.$current.withValue(CallSite(fileID: fileID, line: line)) {
@@ -66,7 +68,8 @@ extension Scheduler {
   /// - Precondition: the scheduler runs the action on the main actor.
   public func schedule(
     after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
     _ action: @escaping @MainActor () -> Void
   ) -> any Cancellable {
     CallSite.$current.withValue(CallSite(fileID: fileID, line: line)) {

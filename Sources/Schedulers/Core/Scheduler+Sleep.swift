@@ -70,7 +70,8 @@ extension Scheduler {
   )
   public func sleep(
     for duration: SchedulerTimeType.Stride,
-    fileID: StaticString = #fileID, line: UInt = #line
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) async throws {
     try await CallSite.$current.withValue(CallSite(fileID: fileID, line: line)) {
       try await sleep(for: duration, tolerance: nil)
@@ -88,7 +89,8 @@ extension Scheduler {
   )
   public func sleep(
     until deadline: SchedulerTimeType,
-    fileID: StaticString = #fileID, line: UInt = #line
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) async throws {
     try await CallSite.$current.withValue(CallSite(fileID: fileID, line: line)) {
       try await sleep(until: deadline, tolerance: nil)

@@ -10,8 +10,9 @@
 /// into the process, otherwise on standard error. Never crashes.
 @usableFromInline
 package enum TestFailure {
-  /// The mangled name of `SchedulersTesting.TestFailureReporter`.
-  static let reporterTypeName = "17SchedulersTesting19TestFailureReporterV"
+  /// The mangled name of `SchedulersTesting.FailureReporter`, a `package` type: the runtime's
+  /// type records hold every nominal type of an image, whatever its access level.
+  static let reporterTypeName = "17SchedulersTesting15FailureReporterV"
 
   // Looked up once: test schedulers read it when they are created (to name their test).
   static let reporter: (any TestFailureReporting.Type)? =

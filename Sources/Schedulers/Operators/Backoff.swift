@@ -1,4 +1,4 @@
-/// How long ``withRetry(maxAttempts:backoff:scheduler:using:retryingWhen:fileID:line:isolation:operation:)``
+/// How long ``withRetry(maxAttempts:backoff:scheduler:using:retryingWhen:fileID:filePath:line:column:isolation:operation:)``
 /// waits before each retry.
 ///
 /// The delay before retry `n` (1 for the retry after the first failure):

@@ -68,7 +68,8 @@ where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   ///
   /// - Precondition: the scheduler runs the action on the main actor.
   public func call(
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
     _ action: @escaping @MainActor () -> Void
   ) {
     call(onMainActor(action, fileID: fileID, line: line))

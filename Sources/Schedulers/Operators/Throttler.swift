@@ -109,7 +109,8 @@ where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   /// - Precondition: the action runs on the main actor (the caller is on it, and the
   ///   scheduler runs actions there).
   public func call(
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
     _ action: @escaping @MainActor () -> Void
   ) {
     call(onMainActor(action, fileID: fileID, line: line))

@@ -29,7 +29,8 @@ public func withRetry<S: Scheduler & Sendable, R, G: RandomNumberGenerator>(
   scheduler: S,
   using generator: inout G,
   retryingWhen shouldRetry: (any Error) -> Bool = { _ in true },
-  fileID: StaticString = #fileID, line: UInt = #line,
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+  column: UInt = #column,
   isolation: isolated (any Actor)? = #isolation,
   operation: () async throws -> R
 ) async throws -> R where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
@@ -44,7 +45,8 @@ public func withRetry<S: Scheduler & Sendable, R, G: RandomNumberGenerator>(
       guard attempt < maxAttempts, shouldRetry(error) else { throw error }
       let delay = backoff.delay(beforeRetry: attempt, using: &generator)
       try await scheduler.sleep(
-        for: S.SchedulerTimeType.Stride(delay), fileID: fileID, line: line)
+        for: S.SchedulerTimeType.Stride(delay), fileID: fileID, filePath: filePath, line: line,
+        column: column)
       attempt += 1
     }
   }
@@ -53,7 +55,7 @@ public func withRetry<S: Scheduler & Sendable, R, G: RandomNumberGenerator>(
 /// Runs `operation` until it succeeds, up to `maxAttempts` times, with jitter (if any) drawn
 /// from the system's random-number generator.
 ///
-/// See ``withRetry(maxAttempts:backoff:scheduler:using:retryingWhen:fileID:line:isolation:operation:)``;
+/// See ``withRetry(maxAttempts:backoff:scheduler:using:retryingWhen:fileID:filePath:line:column:isolation:operation:)``;
 /// pass a seeded generator there to test jittered delays.
 ///
 /// ```swift
@@ -68,13 +70,15 @@ public func withRetry<S: Scheduler & Sendable, R>(
   backoff: Backoff,
   scheduler: S,
   retryingWhen shouldRetry: (any Error) -> Bool = { _ in true },
-  fileID: StaticString = #fileID, line: UInt = #line,
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+  column: UInt = #column,
   isolation: isolated (any Actor)? = #isolation,
   operation: () async throws -> R
 ) async throws -> R where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   var generator = SystemRandomNumberGenerator()
   return try await withRetry(
     maxAttempts: maxAttempts, backoff: backoff, scheduler: scheduler, using: &generator,
-    retryingWhen: shouldRetry, fileID: fileID, line: line, isolation: isolation,
+    retryingWhen: shouldRetry, fileID: fileID, filePath: filePath, line: line,
+    column: column, isolation: isolation,
     operation: operation)
 }

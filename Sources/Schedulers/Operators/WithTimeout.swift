@@ -17,13 +17,15 @@
 public func withTimeout<S: Scheduler & Sendable, R: Sendable>(
   _ interval: S.SchedulerTimeType.Stride,
   scheduler: S,
-  fileID: StaticString = #fileID, line: UInt = #line,
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+  column: UInt = #column,
   operation: @escaping @Sendable () async throws -> R
 ) async throws -> R where S.SchedulerTimeType: Sendable, S.SchedulerTimeType.Stride: Sendable {
   try await race([
     operation,
     {
-      try await scheduler.sleep(for: interval, fileID: fileID, line: line)
+      try await scheduler.sleep(
+        for: interval, fileID: fileID, filePath: filePath, line: line, column: column)
       throw TimeoutError()
     },
   ])

@@ -16,7 +16,7 @@
     /// timer.cancel()
     /// ```
     ///
-    /// Available where Combine is; where it is not, ``Scheduler/timer(interval:tolerance:missedTicks:fileID:line:)``
+    /// Available where Combine is; where it is not, ``Scheduler/timer(interval:tolerance:missedTicks:fileID:filePath:line:column:)``
     /// gives the same ticks as an `AsyncSequence`.
     public final class Timer<S: Scheduler>: ConnectablePublisher {
       public typealias Output = S.SchedulerTimeType

@@ -30,7 +30,8 @@ extension TestScheduler {
   /// `@MainActor` test counts the queue before the main actor can run anything else.
   public func waitForPendingWork(
     count: Int = 1, timeout: Duration = .seconds(60),
-    fileID: StaticString = #fileID, line: UInt = #line,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
     isolation: isolated (any Actor)? = #isolation
   ) async throws {
     precondition(
@@ -53,7 +54,9 @@ extension TestScheduler {
   /// parameter defaults to it): with a `@MainActor` model and test, the model's task cannot
   /// schedule before the count is taken, so the wait is for exactly that task's work.
   public func waitForNextScheduledAction(
-    timeout: Duration = .seconds(60), fileID: StaticString = #fileID, line: UInt = #line,
+    timeout: Duration = .seconds(60), fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
     isolation: isolated (any Actor)? = #isolation
   ) async throws {
     try await waitForQueue(

@@ -58,7 +58,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     @usableFromInline var shuffle: SplitMix64?
     /// Who is running an advance, if anyone: the thread, and the task (0 outside a task).
     @usableFromInline var advancing: (thread: UInt, task: UInt)?
-    /// Tasks waiting for pending work (``waitForPendingWork(count:timeout:fileID:line:isolation:)``).
+    /// Tasks waiting for pending work (``waitForPendingWork(count:timeout:fileID:filePath:line:column:isolation:)``).
     @usableFromInline var waiters: [PendingWorkWaiter] = []
 
     @inlinable init(now: SchedulerTimeType, order: SameInstantOrder) {

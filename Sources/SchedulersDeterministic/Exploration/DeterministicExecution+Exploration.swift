@@ -23,22 +23,52 @@ extension DeterministicExecution {
   ///
   /// Exploration needs Swift Testing: it reads each schedule's failures as issues.
   ///
-  /// > Important: Experimental. Its parameters and defaults, the strategies, which schedule a
-  /// > seed names, and the text of its reports may change in a minor release before 1.0: a seed
-  /// > is sure to replay only with the version that printed it.
+  /// > Note: The declarations are stable; the schedules are not. Which schedule a seed names,
+  /// > the order in which a strategy tries schedules, and the text of the report may change in a
+  /// > minor release before 1.0: a seed is sure to replay only with the version that printed it.
   public struct Exploration: Sendable, Equatable, CustomStringConvertible {
     /// How many schedules to run, at most.
-    public var schedules: Int
+    ///
+    /// ```swift
+    /// var exploration = DeterministicExecution.Exploration.exploring()
+    /// exploration.schedules = 2_000
+    /// ```
+    ///
+    /// - Precondition: greater than zero, checked when it is set.
+    public var schedules: Int {
+      get { checkedSchedules }
+      set { checkedSchedules = Self.checked(schedules: newValue) }
+    }
     /// How each schedule picks the next job.
-    public var strategy: ExplorationStrategy
+    ///
+    /// ```swift
+    /// var exploration = DeterministicExecution.Exploration.exploring()
+    /// exploration.strategy = .randomWalk
+    /// ```
+    ///
+    /// - Precondition: a valid strategy (``ExplorationStrategy``), checked when it is set.
+    public var strategy: ExplorationStrategy {
+      get { checkedStrategy }
+      set { checkedStrategy = newValue.checked() }
+    }
     /// The seed of the first schedule; each schedule's seed follows from it. Fixed by default,
     /// so that an exploration runs the same schedules every time, as every test of this
     /// package does; `SCHEDULERS_EXPLORATION_SEED` (a number, decimal or `0x` hexadecimal)
     /// changes it for a run of the test process, to explore further.
+    ///
+    /// ```swift
+    /// @Test(.deterministicExecution(.exploring(seed: 42)))
+    /// func cancelNeverLeavesTheSpinnerOn() async { ... }
+    /// ```
     public var seed: UInt64
     /// A seed that a failure report gave: only that schedule runs, with the failures
     /// recorded as they happen. `SCHEDULERS_EXPLORATION_REPLAY` does the same for every
     /// exploring test of the process.
+    ///
+    /// ```swift
+    /// @Test(.deterministicExecution(.exploring(strategy: .pct(depth: 3), replay: 0x3F2A_9C41_0B7E_D215)))
+    /// func cancelNeverLeavesTheSpinnerOn() async { ... }
+    /// ```
     public var replay: UInt64?
     /// How many jobs one schedule may run (``defaultMaxJobsPerSchedule``, 20,000) before the
     /// run stops it as a livelock, a finding of its own: a loop that waits by yielding can
@@ -47,14 +77,27 @@ extension DeterministicExecution {
     /// with its seed. A test whose schedules run more jobs than that raises it:
     ///
     /// ```swift
-    /// var exploration = DeterministicExecution.Exploration.exploring(schedules: 100)
-    /// exploration.maxJobsPerSchedule = 200_000
+    /// @Test(.deterministicExecution(.exploring(schedules: 100, maxJobsPerSchedule: 200_000)))
+    /// func theWholeSyncNeverLosesAnEdit() async { ... }
     /// ```
-    public var maxJobsPerSchedule = defaultMaxJobsPerSchedule
+    ///
+    /// - Precondition: greater than zero, checked when it is set.
+    public var maxJobsPerSchedule: Int {
+      get { checkedMaxJobsPerSchedule }
+      set { checkedMaxJobsPerSchedule = Self.checked(maxJobsPerSchedule: newValue) }
+    }
+
+    private var checkedSchedules: Int
+    private var checkedStrategy: ExplorationStrategy
+    private var checkedMaxJobsPerSchedule: Int
 
     /// The default of ``maxJobsPerSchedule``: far more than a test's schedule runs (the
     /// package's own exploring tests run at most a few hundred jobs a schedule), and few
     /// enough that a livelocked schedule ends within a fraction of a second.
+    ///
+    /// ```swift
+    /// .exploring(maxJobsPerSchedule: 10 * DeterministicExecution.Exploration.defaultMaxJobsPerSchedule)
+    /// ```
     public static let defaultMaxJobsPerSchedule = 20_000
 
     /// Explores `schedules` schedules with `strategy`.
@@ -64,17 +107,54 @@ extension DeterministicExecution {
     /// func cancelNeverLeavesTheSpinnerOn() async { ... }
     /// ```
     ///
-    /// - Precondition: `schedules` is greater than zero.
+    /// Every value is checked here, when the exploration is made, not when a run starts: a
+    /// precondition failure names the parameter and the value.
+    ///
+    /// - Precondition: `schedules` and `maxJobsPerSchedule` are greater than zero, and
+    ///   `strategy` is valid (``ExplorationStrategy/pct(depth:)``'s depth at least 1,
+    ///   ``ExplorationStrategy/exhaustive(preemptions:)``'s bound from 0 to 3).
     public static func exploring(
       schedules: Int = 500, strategy: ExplorationStrategy = .pct(depth: 3),
-      seed: UInt64 = defaultSeed, replay: UInt64? = nil
+      seed: UInt64 = defaultSeed, replay: UInt64? = nil,
+      maxJobsPerSchedule: Int = defaultMaxJobsPerSchedule
     ) -> Exploration {
+      Exploration(
+        checkedSchedules: checked(schedules: schedules), checkedStrategy: strategy.checked(),
+        checkedMaxJobsPerSchedule: checked(maxJobsPerSchedule: maxJobsPerSchedule), seed: seed,
+        replay: replay)
+    }
+
+    private init(
+      checkedSchedules: Int, checkedStrategy: ExplorationStrategy, checkedMaxJobsPerSchedule: Int,
+      seed: UInt64, replay: UInt64?
+    ) {
+      self.checkedSchedules = checkedSchedules
+      self.checkedStrategy = checkedStrategy
+      self.checkedMaxJobsPerSchedule = checkedMaxJobsPerSchedule
+      self.seed = seed
+      self.replay = replay
+    }
+
+    private static func checked(schedules: Int) -> Int {
       precondition(
-        schedules > 0, "exploring(schedules:) needs at least one schedule, got \(schedules)")
-      return Exploration(schedules: schedules, strategy: strategy, seed: seed, replay: replay)
+        schedules > 0,
+        "Exploration.exploring(schedules:) needs at least one schedule, got \(schedules)")
+      return schedules
+    }
+
+    private static func checked(maxJobsPerSchedule: Int) -> Int {
+      precondition(
+        maxJobsPerSchedule > 0,
+        "Exploration.exploring(maxJobsPerSchedule:) needs at least one job, got \(maxJobsPerSchedule)"
+      )
+      return maxJobsPerSchedule
     }
 
     /// The default first seed.
+    ///
+    /// ```swift
+    /// .exploring(seed: DeterministicExecution.Exploration.defaultSeed &+ 1)
+    /// ```
     public static let defaultSeed: UInt64 = 0x5EED_5EED_5EED_5EED
 
     public var description: String {
@@ -89,7 +169,8 @@ extension DeterministicExecution {
 
   /// How an exploring run picks the next job among those that may legally go next.
   ///
-  /// > Important: Experimental, as ``DeterministicExecution/Exploration`` is.
+  /// > Note: How a strategy picks, and so which schedule a seed names, may change in a minor
+  /// > release before 1.0, as ``DeterministicExecution/Exploration`` says.
   public enum ExplorationStrategy: Sendable, Equatable, CustomStringConvertible {
     /// Uniformly at random at every choice.
     case randomWalk
@@ -102,9 +183,9 @@ extension DeterministicExecution {
     /// - Precondition: `depth` is at least 1.
     case pct(depth: Int)
     /// Every schedule with at most `preemptions` choices out of first-in first-out order, each
-    /// run once, in depth-first order: a proof, within that bound, that no such schedule fails
-    /// (delay bounding, after Emmi, Qadeer and Rakamarić, POPL 2011; loom bounds preemptions the
-    /// same way). The exploration ends with a line on standard error that says how many there
+    /// run once, fewest preemptions first: a proof, within that bound, that no such schedule
+    /// fails (preemption bounding, after Musuvathi and Qadeer, PLDI 2007; loom bounds
+    /// preemptions the same way). The exploration ends with a line on standard error that says how many there
     /// were, or with the first that fails and a seed that replays it. `schedules` still caps
     /// the runs: an exploration it stops says it is no proof. Orders are not pruned: the run
     /// knows no memory accesses, so any two jobs may depend on each other, and every order
@@ -126,6 +207,24 @@ extension DeterministicExecution {
       case .pct(let depth): "PCT, depth \(depth)"
       case .exhaustive(let preemptions): "every schedule up to \(preemptions) preemptions"
       }
+    }
+
+    /// The strategy itself, after a precondition that it is valid: an exploration checks its
+    /// strategy when it is made, so that a bad bound fails where it is written.
+    func checked() -> Self {
+      switch self {
+      case .randomWalk:
+        break
+      case .pct(let depth):
+        precondition(
+          depth >= 1, "ExplorationStrategy.pct(depth:) needs a depth of 1 or more, got \(depth)")
+      case .exhaustive(let preemptions):
+        precondition(
+          (0...3).contains(preemptions),
+          "ExplorationStrategy.exhaustive(preemptions:) takes 0 to 3 preemptions, got \(preemptions)"
+        )
+      }
+      return self
     }
 
     /// How the strategy is written in Swift, for the replay line of a report.

@@ -36,8 +36,8 @@ enum ExploreEveryRun {
     let base =
       environmentNumber("SCHEDULERS_EXPLORATION_SEED")
       ?? DeterministicExecution.Exploration.defaultSeed
-    let exploration = DeterministicExecution.Exploration(
-      schedules: 1, strategy: strategy, seed: base, replay: nil)
+    let exploration = DeterministicExecution.Exploration.exploring(
+      schedules: 1, strategy: strategy, seed: base)
     // A test's runs are short: PCT spreads its change points over the first 64 jobs.
     return ScheduleChooser(
       strategy: strategy, seed: exploration.seed(ofSchedule: Int(truncatingIfNeeded: index)),

@@ -45,8 +45,23 @@ extension DeterministicExecution {
   /// `CancellationError` is not reported: it was cancelled, as kotlinx-coroutines-test does not
   /// report a cancelled coroutine either. A handle still held when the task ends (stored in a
   /// property, say) could still be awaited, so its error is not reported either.
+  ///
+  /// The two cases are stable API; what ``reported`` can see is not promised. Telling how a
+  /// task ended reads the runtime's layout of a task, which no API promises, the same layout
+  /// that the experimental `droppedTaskErrorsUnseenReason` reports on (behind
+  /// `@_spi(Experimental)`). The process finds the layout once, on tasks it makes for the
+  /// purpose; where it cannot (a runtime that lays tasks out otherwise), `.reported` reports
+  /// nothing, and the first run that asks for it warns once on standard error that dropped
+  /// errors are not reported, and why. The run is as deterministic either way.
   public enum DroppedTaskErrors: Sendable, Equatable, CustomStringConvertible {
     /// The run records each such error as a failure of the test, naming it. The default.
+    ///
+    /// ```swift
+    /// try await withDeterministicExecution(droppedTaskErrors: .reported) { await model.save() }
+    /// ```
+    ///
+    /// Where this process's runtime does not lay out a task as the package reads it, nothing is
+    /// reported, and a warning on standard error says so once (see ``DroppedTaskErrors``).
     case reported
     /// The run lets them go, as Swift does: for a test that drops errors on purpose.
     ///
@@ -70,12 +85,15 @@ extension DeterministicExecution {
   /// time a run starts; `nil` before that too.
   ///
   /// ```swift
+  /// @_spi(Experimental) import SchedulersTesting
+  ///
   /// if let reason = DeterministicExecution.droppedTaskErrorsUnseenReason { print(reason) }
   /// ```
   ///
-  /// > Important: Experimental. It depends on how this process's runtime lays out a task, which
-  /// > no API promises: when it is `nil`, and its text, may change in a minor release before 1.0.
-  public static var droppedTaskErrorsUnseenReason: String? {
+  /// > Important: Experimental, behind `@_spi(Experimental)`. It depends on how this process's
+  /// > runtime lays out a task, which no API promises: when it is `nil`, and its text, may change
+  /// > in a minor release before 1.0.
+  @_spi(Experimental) public static var droppedTaskErrorsUnseenReason: String? {
     switch TaskEndingLayout.state.withLock({ $0 }) {
     case .unknown, .found: nil
     case .notFound(let reason): reason

@@ -34,7 +34,7 @@ public func forEachShuffledOrder(
     } catch {
       // A failed `#require` has already recorded its expectation; other errors are shown.
       let reason = error is ExpectationFailedError ? "an expectation failed" : "\(error)"
-      TestFailureReporter.recordFailure(
+      FailureReporter.recordFailure(
         """
         Failed with actions due at the same instant shuffled by seed \(seed): \(reason). \
         Reproduce with DispatchQueue.test(order: .shuffled(seed: \(seed))).

@@ -31,7 +31,7 @@ extension TestScheduler {
     let pending = pendingWork
     guard !pending.isEmpty else { return true }
     let noun = pending.count == 1 ? "action" : "actions"
-    TestFailureReporter.recordFailure(
+    FailureReporter.recordFailure(
       """
       The test scheduler has \(pending.count) \(noun) still pending:
       \(pending.map { "  - \($0)" }.joined(separator: "\n"))\(order.reproductionHint)

@@ -1,5 +1,5 @@
 import Schedulers
-import SchedulersDeterministic
+@_spi(Experimental) import SchedulersDeterministic
 import Synchronization
 import Testing
 
@@ -16,8 +16,8 @@ import Testing
 /// passed before it, and its trace.
 ///
 /// ```swift
-/// @Test func twoWithdrawalsNeverOverdraw() async throws {
-///   try await withDeterministicExecution(exploring: .exploring(schedules: 500)) {
+/// @Test func twoWithdrawalsNeverOverdraw() async {
+///   await exploreSchedules(.exploring(schedules: 500)) {
 ///     let account = Account(balance: 100)
 ///     async let first: Void = account.withdraw(80)
 ///     async let second: Void = account.withdraw(80)
@@ -27,21 +27,27 @@ import Testing
 /// }
 /// ```
 ///
-/// The body runs once per schedule, so whatever it checks must start from what it makes
-/// itself: state made outside it (a scheduler passed in, a shared model) carries over from one
-/// schedule to the next. First, one run takes jobs first in, first out, as an unexplored run
-/// does: if that one fails, the test fails as it would without exploring. Then schedule 1
-/// (seed 0) takes them first in, first out with each hop between actors a job of its own, as
-/// every explored schedule does; its length from its first real choice on (the first step
-/// where two jobs or more could run) is the span over which PCT places its change points.
-/// Needs Swift Testing: each schedule's failures are read as the issues it records. A schedule in which a task of the run drops an error (it ends by
-/// throwing when nothing holds its handle) fails like any other, unless `droppedTaskErrors` is
-/// `.ignored` (``DeterministicExecution/DroppedTaskErrors``).
+/// It is the function form of the trait `.deterministicExecution(.exploring(...))`, for a test
+/// that explores only part of its body. Unlike ``withDeterministicExecution(virtualTime:outsideWorkTimeout:droppedTaskErrors:fileID:filePath:line:column:isolation:_:)``
+/// it returns nothing and does not throw: its findings are the test's failures, and `body`
+/// runs once per schedule.
 ///
-/// > Important: Experimental, as ``DeterministicExecution/Exploration`` is.
-public func withDeterministicExecution(
+/// So whatever `body` checks must start from what it makes itself: state made outside it (a
+/// scheduler passed in, a shared model) carries over from one schedule to the next. First, one
+/// run takes jobs first in, first out, as an unexplored run does: if that one fails, the test
+/// fails as it would without exploring. Then schedule 1 (seed 0) takes them first in, first out
+/// with each hop between actors a job of its own, as every explored schedule does; its length
+/// from its first real choice on (the first step where two jobs or more could run) is the span
+/// over which PCT places its change points. Needs Swift Testing: each schedule's failures are
+/// read as the issues it records. A schedule in which a task of the run drops an error (it ends
+/// by throwing when nothing holds its handle) fails like any other, unless `droppedTaskErrors`
+/// is `.ignored` (``DeterministicExecution/DroppedTaskErrors``).
+///
+/// Which schedule a seed names, and the text of the report, may change in a minor release
+/// before 1.0: a seed is sure to replay only with the version that printed it.
+public func exploreSchedules(
+  _ exploration: DeterministicExecution.Exploration = .exploring(),
   virtualTime: DeterministicExecution.VirtualTime = .manual,
-  exploring exploration: DeterministicExecution.Exploration,
   droppedTaskErrors: DeterministicExecution.DroppedTaskErrors = .reported,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
@@ -55,6 +61,30 @@ public func withDeterministicExecution(
       filePath: filePath, line: line, column: column,
       body)
   }
+}
+
+/// Explores schedules: the name 0.1.0 gave
+/// ``exploreSchedules(_:virtualTime:droppedTaskErrors:fileID:filePath:line:column:_:)``.
+///
+/// ```swift
+/// await exploreSchedules(.exploring(schedules: 500)) { await checkTheAccount() }
+/// ```
+@available(
+  *, deprecated,
+  message:
+    "renamed exploreSchedules(_:virtualTime:droppedTaskErrors:_:): it explores many schedules, and does not throw or return as withDeterministicExecution does"
+)
+public func withDeterministicExecution(
+  virtualTime: DeterministicExecution.VirtualTime = .manual,
+  exploring exploration: DeterministicExecution.Exploration,
+  droppedTaskErrors: DeterministicExecution.DroppedTaskErrors = .reported,
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column,
+  _ body: @escaping @Sendable () async throws -> Void
+) async {
+  await exploreSchedules(
+    exploration, virtualTime: virtualTime, droppedTaskErrors: droppedTaskErrors, fileID: fileID,
+    filePath: filePath, line: line, column: column, body)
 }
 
 /// An issue one schedule recorded, kept to be recorded again once the exploration knows which

@@ -131,7 +131,7 @@ where Time.Stride: SchedulerTimeIntervalConvertible & Sendable {
         title: comparison.outputMatches
           ? "The subscriptions differ from the marbles" : "The output differs from the marbles")
     if let report {
-      TestFailureReporter.recordFailure(
+      FailureReporter.recordFailure(
         report, fileID: fileID, filePath: filePath, line: line, column: column)
     }
     return MarbleTestResult(

@@ -21,26 +21,14 @@ import Testing
 /// still records the issue, which fails the test run, and names the test in the message when
 /// the failing object knew it. It also calls `XCTFail`, which fails a running XCTest test and
 /// does nothing outside one, and writes the message to standard error, so that a program
-/// outside any test sees it and goes on. `Schedulers` finds this type by name at run time:
-/// linking `SchedulersTesting` into a test target is all it takes for a `TestScheduler`'s
-/// `run()` bound to fail the test.
-public struct TestFailureReporter: TestFailureReporting {
-  /// Records `message` as a failure at the given source location.
-  ///
-  /// ```swift
-  /// TestFailureReporter.recordFailure(
-  ///   "unexpected", fileID: #fileID, filePath: #filePath, line: #line, column: #column)
-  /// ```
-  public static func recordFailure(
-    _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
-  ) {
-    recordFailure(
-      message, fileID: fileID, filePath: filePath, line: line, column: column, testName: nil)
-  }
-
+/// outside any test sees it and goes on. `Schedulers` finds this type by its mangled name at
+/// run time (`TestFailure.reporterTypeName`; `_typeByName` reads the image's type records,
+/// which hold `package` and internal types as well as public ones): linking `SchedulersTesting`
+/// into a test target is all it takes for a `TestScheduler`'s `run()` bound to fail the test.
+package struct FailureReporter: TestFailureReporting {
   package static func recordFailure(
     _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt,
-    testName: String?
+    testName: String? = nil
   ) {
     if let collector = ExpectedFailureScope.current {
       collector.append(message)
@@ -70,5 +58,34 @@ public struct TestFailureReporter: TestFailureReporting {
 
   package static func currentTestName() -> String? {
     Test.current.map { $0.displayName ?? $0.name }
+  }
+}
+
+/// Records a failure of the running test: public in 0.1.0 only so that `Schedulers` could find
+/// it by name, which the package's own `package` type now does.
+///
+/// ```swift
+/// Issue.record("unexpected", sourceLocation: SourceLocation())  // what to call instead
+/// ```
+@available(
+  *, deprecated,
+  message: "plumbing of the package's own; record a failure with Swift Testing's Issue.record"
+)
+public struct TestFailureReporter {
+  /// Records `message` as a failure at the given source location, as the package's schedulers
+  /// do: an issue in Swift Testing, `XCTFail` in XCTest, and a line on standard error.
+  ///
+  /// ```swift
+  /// Issue.record("unexpected", sourceLocation: SourceLocation())  // what to call instead
+  /// ```
+  @available(
+    *, deprecated,
+    message: "plumbing of the package's own; record a failure with Swift Testing's Issue.record"
+  )
+  public static func recordFailure(
+    _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+  ) {
+    FailureReporter.recordFailure(
+      message, fileID: fileID, filePath: filePath, line: line, column: column, testName: nil)
   }
 }

@@ -51,7 +51,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     self.filePath = filePath
     self.line = line
     self.column = column
-    self.testName = TestFailureReporter.currentTestName()
+    self.testName = FailureReporter.currentTestName()
     self.knowsCreationSite = true
   }
 
@@ -139,7 +139,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   private func fail(_ use: String) {
     let scheduler =
       name.isEmpty ? "An unimplemented scheduler" : "Unimplemented scheduler '\(name)'"
-    TestFailureReporter.recordFailure(
+    FailureReporter.recordFailure(
       knowsCreationSite
         ? "\(scheduler) (created at \(fileID):\(line)) was used: \(use)"
         : "\(scheduler) (made with the .unimplemented property, which cannot know where it was created: use .unimplemented(\"name\") for that) was used: \(use)",

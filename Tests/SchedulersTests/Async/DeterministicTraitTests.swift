@@ -22,9 +22,9 @@ struct DeterministicTraitTests {
     await withOutsideWork { await dispatchHop() }
   }
 
-  /// What `withAutoAdvancingTime` records at its call, the auto-advancing trait records at the
-  /// test's declaration: the sleepers the body left on the run's clock. The trait's scope is
-  /// entered here by hand, so that the known issue can wrap it.
+  /// What `withDeterministicExecution(virtualTime: .autoAdvance)` records at its call, the
+  /// auto-advancing trait records at the test's declaration: the sleepers the body left on the
+  /// run's clock. The trait's scope is entered here by hand, so that the known issue can wrap it.
   @Test(.plainTaskSleepIsVirtual)
   func theAutoAdvancingTraitReportsSleepersLeftWhenTheBodyReturns() async throws {
     let test = try #require(Test.current)

@@ -1,5 +1,5 @@
 import Schedulers
-import SchedulersTesting
+@_spi(Experimental) import SchedulersTesting
 import Testing
 
 /// A run reports the error of a task of its own that ended by throwing when nothing held the
@@ -191,8 +191,8 @@ struct DroppedTaskErrorsTests {
       $0.description.contains("SyncFailed")
     }
     try await withDeterministicExecution(droppedTaskErrors: .ignored, body)
-    await withDeterministicExecution(
-      exploring: .exploring(schedules: 20), droppedTaskErrors: .ignored, body)
+    await exploreSchedules(
+      .exploring(schedules: 20), droppedTaskErrors: .ignored, body)
     let scheduler = DispatchQueue.test
     try await withDeterministicExecution(scheduler: scheduler, droppedTaskErrors: .ignored) {
       () async throws -> Void in

@@ -1,6 +1,6 @@
 import Dispatch
 import Schedulers
-import SchedulersTesting
+@_spi(Experimental) import SchedulersTesting
 import Testing
 
 /// What the main-queue backend (the runtime hooks without the main executor's hook, Apple's 18

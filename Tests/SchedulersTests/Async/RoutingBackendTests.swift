@@ -1,7 +1,7 @@
 import Dispatch
 import Schedulers
 import SchedulersDeterministic
-import SchedulersTesting
+@_spi(Experimental) import SchedulersTesting
 import Synchronization
 import Testing
 

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import SchedulersTesting
+@_spi(Experimental) import SchedulersTesting
 import Synchronization
 import Testing
 

@@ -1,5 +1,5 @@
 import Schedulers
-import SchedulersTesting
+@_spi(Experimental) import SchedulersTesting
 import Synchronization
 import Testing
 

@@ -1,4 +1,4 @@
-import SchedulersTesting
+@_spi(Experimental) import SchedulersTesting
 import Testing
 
 /// `Task.yield()` inside an actor's method: the run's order must not depend on timing there

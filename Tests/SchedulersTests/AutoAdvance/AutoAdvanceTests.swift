@@ -29,7 +29,7 @@ struct AutoAdvanceTests {
 
   @Test(.plainTaskSleepIsVirtual)
   func plainSleepsTakeNoRealTimeOnTheRunsOwnClock() async throws {
-    try await withAutoAdvancingTime {
+    try await withDeterministicExecution(virtualTime: .autoAdvance) {
       let started = ContinuousClock.now
       for _ in 0..<3 { try await Task.sleep(for: .seconds(60)) }
       #expect(elapsedIsAbout(.seconds(180)))

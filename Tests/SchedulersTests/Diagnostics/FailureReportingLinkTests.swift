@@ -3,14 +3,14 @@ import Testing
 @testable import Schedulers
 @testable import SchedulersTesting
 
-/// `Schedulers` finds `SchedulersTesting.TestFailureReporter` by its mangled name at run time.
+/// `Schedulers` finds `SchedulersTesting.FailureReporter` by its mangled name at run time.
 /// If that link broke (a rename, a move), every failure would go to standard error only, and
 /// tests that expect none would still pass: these fail instead.
 @Suite("Failures reach the test report")
 struct FailureReportingLinkTests {
   @Test func theReporterIsFoundByItsMangledName() {
-    #expect(TestFailure.reporter == TestFailureReporter.self)
-    #expect(_mangledTypeName(TestFailureReporter.self) == TestFailure.reporterTypeName)
+    #expect(TestFailure.reporter == FailureReporter.self)
+    #expect(_mangledTypeName(FailureReporter.self) == TestFailure.reporterTypeName)
   }
 
   @Test func aFailureRecordedByTheLibraryFailsTheRunningTest() {

@@ -1,4 +1,4 @@
-import SchedulersTesting
+@_spi(Experimental) import SchedulersTesting
 import Synchronization
 import Testing
 
@@ -104,7 +104,7 @@ extension ExplorationTests {
       // schedules (2 main-queue suites of 19 beside sanitizer builds), and then records no
       // issue; on the custom executors the check below still requires the finding.
       await withKnownIssue("the overdraw, in some schedule", isIntermittent: true) {
-        await withDeterministicExecution(exploring: .exploring(schedules: 500)) {
+        await exploreSchedules(.exploring(schedules: 500)) {
           await twoWithdrawalsNeverOverdraw(ReentrantAccount.self)
         }
       } matching: { issue in
@@ -131,7 +131,7 @@ extension ExplorationTests {
     }
 
     @Test func checkingAfterTheAwaitPassesTenThousandSchedules() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: passingSchedules)) {
+      await exploreSchedules(.exploring(schedules: passingSchedules)) {
         await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
       }
     }

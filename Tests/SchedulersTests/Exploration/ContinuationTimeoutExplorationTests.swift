@@ -114,7 +114,7 @@ extension ExplorationTests {
 
     @Test(.explorationNeedsTheCustomExecutors)
     func keepingAnEarlyAnswerPassesTenThousandSchedules() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: passingSchedules)) {
+      await exploreSchedules(.exploring(schedules: passingSchedules)) {
         await theCallReturnsOnce(KeepingPendingCall.self)
       }
     }

@@ -56,7 +56,7 @@ extension ExplorationTests {
     @Test(.exitTestOffThePool, .explorationNeedsTheCustomExecutors)
     func aDoubleResumeEndsTheProcessWithASeedThatReplaysIt() async throws {
       let found = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        await withDeterministicExecution(exploring: .exploring(schedules: 1_000)) {
+        await exploreSchedules(.exploring(schedules: 1_000)) {
           _ = await replyOrTimeout(CheckThenAwaitGuard.self)
         }
       }
@@ -75,7 +75,7 @@ extension ExplorationTests {
       let replayed = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
       {
         let seed = try SeedHandOver.seedFromTheParent()
-        await withDeterministicExecution(exploring: .exploring(replay: seed)) {
+        await exploreSchedules(.exploring(replay: seed)) {
           _ = await replyOrTimeout(CheckThenAwaitGuard.self)
         }
       }
@@ -94,7 +94,7 @@ extension ExplorationTests {
     func aCrashOfAThreadThatIsNotTheRunsIsNotBlamedOnTheSchedule() async {
       let found = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         exitIfStillRunning(after: 60)
-        await withDeterministicExecution(exploring: .exploring(schedules: 10)) {
+        await exploreSchedules(.exploring(schedules: 10)) {
           Thread.detachNewThread { preconditionFailure("a thread of its own crashed") }
           // The crash ends the process; the wait is only its bound.
           _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .seconds(60))
@@ -117,7 +117,7 @@ extension ExplorationTests {
     }
 
     @Test func theFixedGuardPassesEverySchedule() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: passingSchedules)) {
+      await exploreSchedules(.exploring(schedules: passingSchedules)) {
         // Either side may win; the fix is that only one resumes.
         #expect([42, -1].contains(await replyOrTimeout(SetBeforeAwaitGuard.self)))
       }

@@ -81,7 +81,7 @@ extension ExplorationTests {
     }
 
     @Test func handlingTheInterruptionPassesTenThousandSchedules() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: passingSchedules)) {
+      await exploreSchedules(.exploring(schedules: passingSchedules)) {
         await anUploadAndACancel(HandledUploads.self)
       }
     }

@@ -27,8 +27,8 @@ extension ExplorationTests {
     @Test(.exitTestOffThePool, .explorationNeedsTheCustomExecutors)
     func theFixedAccountPassesEveryScheduleUpToTwoPreemptions() async throws {
       let child = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-        await withDeterministicExecution(
-          exploring: .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 2))
+        await exploreSchedules(
+          .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 2))
         ) {
           await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
         }
@@ -56,16 +56,16 @@ extension ExplorationTests {
         { await twoRequestsRefreshTheTokenOnce(InFlightCredentials.self) },
       ]
       for program in programs {
-        await withDeterministicExecution(
-          exploring: .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: bound)),
+        await exploreSchedules(
+          .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: bound)),
           program)
       }
     }
 
     @Test(.exitTestOffThePool) func aCapBelowTheCountSaysItIsNoProof() async throws {
       let child = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-        await withDeterministicExecution(
-          exploring: .exploring(schedules: 3, strategy: .exhaustive(preemptions: 2))
+        await exploreSchedules(
+          .exploring(schedules: 3, strategy: .exhaustive(preemptions: 2))
         ) {
           await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
         }
@@ -82,13 +82,13 @@ extension ExplorationTests {
       let child = await #expect(
         processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
       ) {
-        await withDeterministicExecution(
-          exploring: .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 1))
+        await exploreSchedules(
+          .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 1))
         ) {
           await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
         }
-        await withDeterministicExecution(
-          exploring: .exploring(schedules: 3, strategy: .exhaustive(preemptions: 1))
+        await exploreSchedules(
+          .exploring(schedules: 3, strategy: .exhaustive(preemptions: 1))
         ) {
           await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
         }

@@ -27,7 +27,7 @@ extension ExplorationTests {
   struct ExplorationMachineryTests {
     @Test func aPassingBodyRunsOnceFirstInFirstOutThenOncePerSchedule() async {
       let runs = RunCounter()
-      await withDeterministicExecution(exploring: .exploring(schedules: 25)) {
+      await exploreSchedules(.exploring(schedules: 25)) {
         runs.count()
       }
       #expect(runs.value == 1 + 25)
@@ -36,7 +36,7 @@ extension ExplorationTests {
     @Test func theFirstFailingScheduleStopsTheExploration() async {
       let runs = RunCounter()
       let reports = await issuesRecorded {
-        await withDeterministicExecution(exploring: .exploring(schedules: 50)) {
+        await exploreSchedules(.exploring(schedules: 50)) {
           // The first-in first-out run, then two seeded schedules pass; the third fails.
           if runs.count() == 4 { Issue.record("the fourth run fails") }
         }
@@ -62,7 +62,7 @@ extension ExplorationTests {
     func aSeedThatDoesNotReplaySaysWhereTheReplayWentAnotherWay() async {
       let overdrawnOnce = Atomic(false)
       let reports = await issuesRecorded {
-        await withDeterministicExecution(exploring: .exploring(schedules: 500)) {
+        await exploreSchedules(.exploring(schedules: 500)) {
           if overdrawnOnce.load(ordering: .relaxed) { Task(name: "remembered") {} }
           let account = ReentrantAccount(balance: 100, approvals: WithdrawalApprovals())
           let signIn = SignInService()
@@ -87,7 +87,7 @@ extension ExplorationTests {
     @Test func aBodyThatFailsFirstInFirstOutFailsBeforeAnyExploring() async {
       let runs = RunCounter()
       let reports = await issuesRecorded {
-        await withDeterministicExecution(exploring: .exploring(schedules: 50)) {
+        await exploreSchedules(.exploring(schedules: 50)) {
           runs.count()
           Issue.record("fails in every order")
         }
@@ -113,7 +113,7 @@ extension ExplorationTests {
     /// reorder.
     @Test func mainActorJobsKeepTheirOrderWhileOtherTasksAreReordered() async {
       let otherOrders = Mutex<Set<[Int]>>([])
-      await withDeterministicExecution(exploring: .exploring(schedules: 1_000)) { @MainActor in
+      await exploreSchedules(.exploring(schedules: 1_000)) { @MainActor in
         let onMain = Recorder<Int>()
         let offMain = Recorder<Int>()
         var tasks: [Task<Void, Never>] = []
@@ -137,6 +137,41 @@ extension ExplorationTests {
       }
       expectStandardError(
         of: result, toContain: "exploring(schedules:) needs at least one schedule, got 0")
+    }
+
+    /// A bound the exhaustive search cannot take is refused where the exploration is made, not
+    /// when a run starts.
+    @Test(.exitTestOffThePool) func aBadExhaustiveBoundIsRefusedWhenTheExplorationIsMade() async {
+      let result = await #expect(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        _ = DeterministicExecution.Exploration.exploring(strategy: .exhaustive(preemptions: 4))
+      }
+      expectStandardError(
+        of: result,
+        toContain: "ExplorationStrategy.exhaustive(preemptions:) takes 0 to 3 preemptions, got 4")
+    }
+
+    /// The properties check what they are set to as the factory does.
+    @Test(.exitTestOffThePool) func aBadValueSetOnAnExplorationIsRefused() async {
+      let result = await #expect(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        var exploration = DeterministicExecution.Exploration.exploring()
+        exploration.maxJobsPerSchedule = 0
+      }
+      expectStandardError(
+        of: result,
+        toContain: "Exploration.exploring(maxJobsPerSchedule:) needs at least one job, got 0")
+      let strategy = await #expect(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        var exploration = DeterministicExecution.Exploration.exploring()
+        exploration.strategy = .pct(depth: 0)
+      }
+      expectStandardError(
+        of: strategy,
+        toContain: "ExplorationStrategy.pct(depth:) needs a depth of 1 or more, got 0")
     }
   }
 }

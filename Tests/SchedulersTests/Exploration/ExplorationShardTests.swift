@@ -19,7 +19,7 @@ extension ExplorationTests {
         setenv("SCHEDULERS_EXPLORATION_SHARD", "3/8", 1)
         let reports = Mutex<[String]>([])
         await withKnownIssue {
-          await withDeterministicExecution(exploring: .exploring(schedules: 800)) {
+          await exploreSchedules(.exploring(schedules: 800)) {
             await twoWithdrawalsNeverOverdraw(ReentrantAccount.self)
           }
         } matching: { issue in
@@ -44,7 +44,7 @@ extension ExplorationTests {
             ofSchedule: schedule - 1))
       let replayed = Mutex<[String]>([])
       await withKnownIssue {
-        await withDeterministicExecution(exploring: .exploring(replay: seed)) {
+        await exploreSchedules(.exploring(replay: seed)) {
           await twoWithdrawalsNeverOverdraw(ReentrantAccount.self)
         }
       } matching: { issue in
@@ -60,24 +60,24 @@ extension ExplorationTests {
     @Test(.exitTestOffThePool, .explorationNeedsTheCustomExecutors)
     func exhaustiveShardsSplitTheSchedulesWithoutRepeatingThem() async throws {
       let whole = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-        await withDeterministicExecution(
-          exploring: .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 2))
+        await exploreSchedules(
+          .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 2))
         ) {
           await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
         }
       }
       let first = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
         setenv("SCHEDULERS_EXPLORATION_SHARD", "1/2", 1)
-        await withDeterministicExecution(
-          exploring: .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 2))
+        await exploreSchedules(
+          .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 2))
         ) {
           await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
         }
       }
       let second = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
         setenv("SCHEDULERS_EXPLORATION_SHARD", "2/2", 1)
-        await withDeterministicExecution(
-          exploring: .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 2))
+        await exploreSchedules(
+          .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 2))
         ) {
           await twoWithdrawalsNeverOverdraw(CheckedAccount.self)
         }
@@ -111,8 +111,8 @@ extension ExplorationTests {
       setenv("SCHEDULERS_EXPLORATION_SHARD", shard, 1)
       let reports = Mutex<[String]>([])
       await withKnownIssue(isIntermittent: true) {
-        await withDeterministicExecution(
-          exploring: .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 2))
+        await exploreSchedules(
+          .exploring(schedules: 100_000, strategy: .exhaustive(preemptions: 2))
         ) {
           await twoWithdrawalsNeverOverdraw(ReentrantAccount.self)
         }
@@ -148,8 +148,8 @@ extension ExplorationTests {
       let seed = try #require(UInt64(seedText.dropFirst(2), radix: 16))
       let replayed = Mutex<[String]>([])
       await withKnownIssue {
-        await withDeterministicExecution(
-          exploring: .exploring(strategy: .exhaustive(preemptions: 2), replay: seed)
+        await exploreSchedules(
+          .exploring(strategy: .exhaustive(preemptions: 2), replay: seed)
         ) {
           await twoWithdrawalsNeverOverdraw(ReentrantAccount.self)
         }
@@ -163,7 +163,7 @@ extension ExplorationTests {
     @Test(.exitTestOffThePool) func aShardThatIsNotANumberOverACountIsRefused() async {
       let child = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         setenv("SCHEDULERS_EXPLORATION_SHARD", "9/8", 1)
-        await withDeterministicExecution(exploring: .exploring(schedules: 1)) {}
+        await exploreSchedules(.exploring(schedules: 1)) {}
       }
       let standardError = String(decoding: child?.standardErrorContent ?? [], as: UTF8.self)
       #expect(

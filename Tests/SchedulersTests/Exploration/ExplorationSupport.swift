@@ -1,6 +1,6 @@
 import Foundation
 import Schedulers
-import SchedulersTesting
+@_spi(Experimental) import SchedulersTesting
 import Synchronization
 import Testing
 
@@ -79,8 +79,8 @@ private func exploreOnce(
 ) async -> ExplorationFinding? {
   let reports = Mutex<[String]>([])
   await withKnownIssue("the buggy version fails under some schedule") {
-    await withDeterministicExecution(
-      exploring: .exploring(schedules: schedules, strategy: strategy), body)
+    await exploreSchedules(
+      .exploring(schedules: schedules, strategy: strategy), body)
   } matching: { issue in
     reports.withLock { $0.append(issue.description) }
     return true
@@ -125,8 +125,8 @@ private func replay(
 ) async -> [String] {
   let replayReports = Mutex<[String]>([])
   await withKnownIssue("the replayed schedule fails again", isIntermittent: true) {
-    await withDeterministicExecution(
-      exploring: .exploring(strategy: strategy, replay: seed), body)
+    await exploreSchedules(
+      .exploring(strategy: strategy, replay: seed), body)
   } matching: { issue in
     replayReports.withLock { $0.append(issue.description) }
     return true

@@ -1,4 +1,4 @@
-import SchedulersTesting
+@_spi(Experimental) import SchedulersTesting
 import Synchronization
 import Testing
 
@@ -293,7 +293,7 @@ extension ExplorationTests {
 
     @Test(arguments: 0..<3)
     func theFixedVersionPassesTenThousandSchedules(_ program: Int) async {
-      await withDeterministicExecution(exploring: .exploring(schedules: passingSchedules)) {
+      await exploreSchedules(.exploring(schedules: passingSchedules)) {
         await Self.fixed[program]()
       }
     }

@@ -74,7 +74,7 @@ extension ExplorationTests {
     }
 
     @Test func countingBeforeTheAwaitPassesTenThousandSchedules() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: passingSchedules)) {
+      await exploreSchedules(.exploring(schedules: passingSchedules)) {
         await twoTapsAddTwoItems(CartModelCountingFirst.self)
       }
     }

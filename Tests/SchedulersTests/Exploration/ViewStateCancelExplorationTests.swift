@@ -127,7 +127,7 @@ extension ExplorationTests {
     }
 
     @Test func checkingForCancellationAfterTheAwaitPassesTenThousandSchedules() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: passingSchedules)) {
+      await exploreSchedules(.exploring(schedules: passingSchedules)) {
         await cancelLeavesAConsistentScreen(CancellableViewState.self)
       }
     }

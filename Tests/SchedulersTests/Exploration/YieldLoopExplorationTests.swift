@@ -28,7 +28,7 @@ extension ExplorationTests {
   struct YieldLoopExplorationTests {
     /// The six-line body: a main-actor loop yields until a detached task sets a flag.
     @Test func aLoopWaitingForAFlagEndsInTenThousandSchedules() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: passingSchedules)) {
+      await exploreSchedules(.exploring(schedules: passingSchedules)) {
         @MainActor in
         let flag = Flag()
         let work = Task.detached {
@@ -42,7 +42,7 @@ extension ExplorationTests {
 
     /// A loop polls an actor that another task increments after a round trip of its own.
     @Test func aLoopWaitingForAnActorEndsInTenThousandSchedules() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: passingSchedules)) {
+      await exploreSchedules(.exploring(schedules: passingSchedules)) {
         let tally = PolledTally()
         let work = Task {
           await Task.yield()
@@ -56,7 +56,7 @@ extension ExplorationTests {
     /// A loop yields until a task's sleep is registered on the scheduler, then moves time with
     /// the synchronous `advance`, which wakes it.
     @Test func aLoopWaitingForASleepEndsInTenThousandSchedules() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: passingSchedules)) {
+      await exploreSchedules(.exploring(schedules: passingSchedules)) {
         let scheduler = DispatchQueue.test
         let woke = Flag()
         let sleeper = Task {
@@ -103,9 +103,7 @@ extension ExplorationTests {
     @Test func aLoopThatLivelocksInEveryOrderIsReported() async {
       let reports = Mutex<[String]>([])
       await withKnownIssue {
-        var exploration = DeterministicExecution.Exploration.exploring(schedules: 10)
-        exploration.maxJobsPerSchedule = 2_000
-        await withDeterministicExecution(exploring: exploration) {
+        await exploreSchedules(.exploring(schedules: 10, maxJobsPerSchedule: 2_000)) {
           let never = Flag()
           while !never.isSet && !Task.isCancelled { await Task.yield() }
         }

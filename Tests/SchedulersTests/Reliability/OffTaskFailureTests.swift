@@ -67,7 +67,7 @@ struct OffTaskFailureTests {
     let scheduler = DispatchQueue.unimplemented("named")
     #expect(scheduler.testName == "aFailureOffTheTestsTaskNamesTheTestTheSchedulerWasCreatedIn()")
     #expect(
-      TestFailureReporter.offTaskMessage("Used.", testName: scheduler.testName)
+      FailureReporter.offTaskMessage("Used.", testName: scheduler.testName)
         == "Used. (In test aFailureOffTheTestsTaskNamesTheTestTheSchedulerWasCreatedIn(); found off the test's task.)"
     )
   }

@@ -1,4 +1,4 @@
-import SchedulersTesting
+@_spi(Experimental) import SchedulersTesting
 import Testing
 
 extension Trait where Self == ConditionTrait {

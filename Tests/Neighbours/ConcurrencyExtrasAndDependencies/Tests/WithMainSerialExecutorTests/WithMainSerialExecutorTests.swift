@@ -1,7 +1,7 @@
 import ConcurrencyExtras
 import Dispatch
 import Schedulers
-import SchedulersTesting
+@_spi(Experimental) import SchedulersTesting
 import Synchronization
 import Testing
 
