@@ -55,3 +55,11 @@ actor MockTokenService: TokenService {
 @Test func aSynchronousTest() {
   #expect(1 + 1 == 2)
 }
+
+/// Expected: passes every schedule. The task it leaves behind sleeps on after the test (as
+/// swift-clocks' testSleepUntilExactlyNow's does): the test's own business, a note on standard
+/// error, not a failure.
+@Test func aTaskLeftBehind() async {
+  Task { try await Task.sleep(for: .seconds(1)) }
+  #expect(Bool(true))
+}
