@@ -1,10 +1,14 @@
 // Every place the package reads the concurrency runtime's private layout or calls an entry
 // point it does not declare: a job's header (its kind, a task's id and flags), a default
 // actor's turn allocated apart, a task's future fragment (how it ended), reference counts, a
-// task's name. None is public API, so none is trusted blindly: one probe (`probeOnce()`),
-// awaited before a process's first run, checks the header on tasks it makes; where it does not
-// read as expected, every reader gets "unknown" instead (a job of no known kind, no task id),
-// the features that need it are off, and a warning names what failed and what is off. (The
+// task's name. None is public API, so none is trusted blindly. Two probes, awaited before a
+// process's first run, check it on tasks they make. `RuntimeABI.probeOnce()` checks the
+// header: where it does not read as expected, every reader gets "unknown" instead (a job of no
+// known kind, no task id), the features that need it are off, and a warning names what failed
+// and what is off; it then checks a task's async frames (Linux only), and where they do not
+// read as expected, reading frames is off without a warning (a deadlock report leaves out
+// where tasks wait). `TaskEndingLayout.findOnce()` finds where a task's ending is written, for
+// `.reported` dropped errors; where it cannot, a warning says why. (The
 // runtime-hooks backend's hook variables live with that backend, in
 // Routing/RuntimeHookRouting.swift, which finds them the same way and says so when they are
 // missing.)

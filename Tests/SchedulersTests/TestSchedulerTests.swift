@@ -274,7 +274,7 @@ struct TestSchedulerTests {
   }
 
   /// From 32,768 pending actions on, an advance over most of them sorts the due ones at once
-  /// rather than popping them one at a time (docs/performance.md). The order must stay the
+  /// rather than popping them one at a time (docs/test-scheduler.md). The order must stay the
   /// heap's: deadline, then scheduling order, with cancellations and work scheduled meanwhile
   /// (before, among and after the sorted ones) in their places.
   @Test(.offTheCooperativePool) func aLargeQueueMostlyDueRunsInDeadlineThenSchedulingOrder() {

@@ -36,10 +36,11 @@ let usage = """
   than a minute at a size (extrapolated quadratically from the size before) is skipped with a
   note. Then the memory of pending work, in bytes per pending action.
 
-  First, the stories: one test each of the same production code (a debounced search, a
-  countdown, a view state with loading and cancel) run the way each package tests it, N times each, timed per test (median and p99) and counted (how many
-  runs saw the right outcome), on an idle machine and with every core kept busy by another
-  process.
+  First, the four stories: one test each of the same production code (a debounced search, a
+  countdown, a view state with loading and cancel) run the way each package tests it, and a
+  to-do list with no time in it, under a deterministic run beside a plain async test; N times
+  each, timed per test (median and p99) and counted (how many runs saw the right outcome), on
+  an idle machine and with every core kept busy by another process.
 
   OPTIONS:
     --json             Print the results as JSON instead of tables.

@@ -62,7 +62,7 @@ where Base.Element: Sendable, S.SchedulerTimeType: Sendable, S.SchedulerTimeType
 
   // Inlinable, down to the operator's storage, so that the caller's module specialises the
   // whole iteration for its element and scheduler types: unspecialised, each event spent most
-  // of its time looking up generic type metadata (docs/performance.md).
+  // of its time looking up generic type metadata (docs/operators.md says how to measure it).
   @inlinable
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(

@@ -17,7 +17,8 @@ public struct SchedulerOperatorIterator<Element, Failure: Error>: AsyncIteratorP
   // is an internal type, so it cannot be a generic parameter of a public type. A closure hides
   // it instead. The closure is made in `makeAsyncIterator`, which is inlinable, so its body
   // (the whole iteration) is still specialised in the caller's module; what the sharing costs
-  // is one indirect call per element (docs/operators.md has the measurements).
+  // is one indirect call per element (docs/operators.md says how to count instructions per
+  // element).
   @usableFromInline let nextOutput: () async throws(Failure) -> Element?
 
   @inlinable

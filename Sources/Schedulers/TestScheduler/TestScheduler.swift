@@ -236,7 +236,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   /// - Complexity: O(log n) to schedule and to cancel.
   // Inlinable, so a caller in another module (every test) specialises it for its time types
   // instead of running generic code that looks up type metadata at each step (more than half
-  // of an async debounce's instructions under callgrind; docs/performance.md). No exported
+  // of an async debounce's instructions under callgrind; docs/operators.md says how to
+  // count them). No exported
   // `@_specialize` on an inlinable function (the non-inlinable entry points have one): a
   // whole-module build can reference such a prespecialisation without emitting it, and the
   // release link then fails or not depending on the order of the module's files.

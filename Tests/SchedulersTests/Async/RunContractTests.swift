@@ -46,9 +46,9 @@ struct RunContractTests {
   }
 }
 
-/// The runtime's private layout is read only where one probe, before a process's first run,
-/// found it as expected; where it did not, a warning names what failed and what is off, and
-/// runs still work.
+/// A job's header is read only where the header probe, before a process's first run, found it
+/// as expected; where it did not, a warning names what failed and what is off, and runs still
+/// work. (Frames, which the same probe checks next, turn off without a warning.)
 @Suite("The runtime's layout, probed once")
 struct RuntimeProbeTests {
   @Test func theProbeFindsTheHeaderHere() async throws {
