@@ -1,4 +1,5 @@
 import Logging
+import Reconstructions
 import SchedulersTesting
 import ServiceLifecycle
 import Synchronization
@@ -29,8 +30,28 @@ extension Catalogue {
     /// The fix for the test: the ping that shows the first service still runs goes before the
     /// second service returns, while the outer group is still waiting for the nested one.
     @Test func pingingBeforeTheSecondServiceReturnsPassesEverySchedule() async {
-      await withDeterministicExecution(exploring: .exploring(schedules: catalogueSchedules)) {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
         await nestedServiceLifecycle(pingingTheFirstServiceBeforeTheSecondReturns: true)
+      }
+    }
+  }
+}
+
+extension Catalogue {
+  @Suite("Field trial: grpc-swift-2 2.4.3's withGRPCServer, shut down before it serves")
+  struct ServerShutDownBeforeItServes {
+    /// The upstream test's shape: the closure waits for its client, then returns.
+    @Test func aServerShutDownBeforeItServesThrowsInSomeSchedule() async {
+      let finding = await exploringFindsAFailingSchedule {
+        _ = try await withModelServer(.buggy) { _ in await Task { "a response" }.value }
+      }
+      #expect(finding?.reports.contains { $0.contains("ServerIsStopped") } == true)
+    }
+
+    @Test func theFixedServerReturnsInEveryOrder() async {
+      await exploreSchedules(.exploring(schedules: catalogueSchedules)) {
+        let response = try await withModelServer(.fixed) { _ in await Task { "a response" }.value }
+        #expect(response == "a response")
       }
     }
   }
