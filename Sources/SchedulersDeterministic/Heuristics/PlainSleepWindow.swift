@@ -68,7 +68,8 @@ let plainSleepReadingAllowance: Duration = .microseconds(50)
 /// long its job ran before it: the slowest hand-overs sleep-bench saw (2026-11-25, both cores
 /// busy) took 50 to 92 µs of the thread's CPU time, about one sleep in 70,000, which the
 /// allowance alone missed. Below 500 µs, so that every multiple of 500 µs stays exact after a
-/// long job too.
+/// long job too. Past it, only a duration a thousand times rounder is taken, up to a
+/// thousandth of the delay (`JobStart.delay(fromGap:)`).
 let plainSleepReadingLimit: Duration = .microseconds(250)
 
 /// How round, as the largest power of ten that divides it in nanoseconds; a duration of zero
@@ -100,7 +101,7 @@ final class JobStart: Sendable {
   init(clocks: JobClocks = .system) { self.clocks = clocks }
 
   /// How wide the last plain sleep's window was: above 500 µs only when its thread was
-  /// preempted during its job, the one case where its delay may come out rounder than asked.
+  /// preempted during its job, or a far rounder duration past the limit was taken.
   var lastWindow: Duration { .nanoseconds(lastWindowNanoseconds.load(ordering: .relaxed)) }
 
   /// How wide the widest plain sleep's window was: a test of several sleeps reads it.
