@@ -124,7 +124,8 @@ final class JobStart: Sendable {
   /// a virtual machine's processor, or the kernel reclaiming memory for the sleep's
   /// allocation, with a build beside it), or one preempted for 500 µs on a thread whose times
   /// the run does not know. Only a delay a thousand times less round than one a thousandth
-  /// above it can be taken for that one (999.5 ms for 1 s, after a job that ran 500 µs).
+  /// above it can be taken for that one: 999.5 ms for 1 s, after a job that ran 500 µs, or on
+  /// a thread whose times the run does not know, where the job's real time cannot bound it.
   func delay(fromGap gap: Duration) -> Duration {
     let (slack, bound) = window()
     let limited = roundestDuration(from: gap, through: gap + slack)
