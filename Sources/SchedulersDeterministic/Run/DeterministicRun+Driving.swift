@@ -137,6 +137,9 @@ extension DeterministicRun {
       switch RunDecision.next(in: situation(of: state)) {
       case .turns:
         guard state.head < state.jobs.count else { return nil }
+        // The job may put main-actor jobs on the main queue: the chain needs its quiet turns
+        // again before it ends.
+        state.idle.unsettleTheMainQueue()
         return state.takeDecidedJob()
       case .stopLivelock, .giveUpAfterLivelock, .stopWaitingForIdle, .stopSettling, .run,
         .dropCancelledSleeps, .resumeIdleWaiter, .finish, .waitForOutsideWork, .autoAdvance,
