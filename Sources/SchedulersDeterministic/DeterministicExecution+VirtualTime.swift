@@ -90,8 +90,9 @@ extension DeterministicExecution {
 
   /// How wide the window was from which the run's last plain `Task.sleep` had its delay
   /// recovered (`nil` outside a run): wider than 500 µs only when the sleeping job's thread was
-  /// preempted, the one case where a delay may come out rounder than asked. For this package's
-  /// tests of that recovery.
+  /// preempted, or a hand-over past the window's limit let a far rounder duration a thousandth
+  /// of the delay above it be taken: the cases where a delay may come out rounder than asked.
+  /// For this package's tests of that recovery.
   package static var lastPlainSleepWindow: Duration? {
     DeterministicRun.current?.jobStart.lastWindow
   }

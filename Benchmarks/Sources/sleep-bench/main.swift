@@ -44,18 +44,21 @@ let lengths: [Duration] = [
 /// The body, a main-actor task, a child task and a task on a queue-bound actor.
 let sleepersPerRun = 4
 
-/// The inexact sleeps of a run: each as the length asked for and the virtual time it took.
-typealias Inexact = [(asked: Duration, took: Duration)]
+/// The inexact sleeps of a run: each as the sleeper, the length asked for and the virtual time
+/// it took.
+typealias Inexact = [(sleeper: String, asked: Duration, took: Duration)]
 
 /// Sleeps each length on the run's virtual clock, returning those that did not take exactly
 /// their length.
-func sleepEachLength(isolation: isolated (any Actor)? = #isolation) async -> Inexact {
+func sleepEachLength(
+  _ sleeper: String, isolation: isolated (any Actor)? = #isolation
+) async -> Inexact {
   var inexact: Inexact = []
   for length in lengths {
     let before = DeterministicExecution.elapsed ?? .zero
     try? await Task.sleep(for: length)
     let took = (DeterministicExecution.elapsed ?? .zero) - before
-    if took != length { inexact.append((length, took)) }
+    if took != length { inexact.append((sleeper, length, took)) }
   }
   return inexact
 }
@@ -78,22 +81,24 @@ final class DispatchQueueExecutor: SerialExecutor {
 actor QueueBoundSleeper {
   let executor = DispatchQueueExecutor()
   nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-  func sleepEachLengthOnItsQueue() async -> Inexact { await sleepEachLength() }
+  func sleepEachLengthOnItsQueue() async -> Inexact {
+    await sleepEachLength("the queue-bound actor")
+  }
 }
 
 /// One run, each of its sleepers in turn; `nil` when the run failed.
 func oneRun() async -> Inexact? {
   try? await withDeterministicExecution(virtualTime: .autoAdvance) {
-    var inexact = await sleepEachLength()
-    inexact += await Task { @MainActor in await sleepEachLength() }.value
-    inexact += await Task { await sleepEachLength() }.value
+    var inexact = await sleepEachLength("the body")
+    inexact += await Task { @MainActor in await sleepEachLength("the main-actor task") }.value
+    inexact += await Task { await sleepEachLength("the child task") }.value
     inexact += await QueueBoundSleeper().sleepEachLengthOnItsQueue()
     return inexact
   }
 }
 
-/// "2,000,000 µs took 1,999,950 µs", the way the list of inexact sleeps shows one.
-func describe(_ sleep: (asked: Duration, took: Duration)) -> String {
+/// "the body: 2,000,000 µs took 1,999,950 µs", the way the list of inexact sleeps shows one.
+func describe(_ sleep: (sleeper: String, asked: Duration, took: Duration)) -> String {
   func format(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components
     var digits = String(seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
@@ -104,7 +109,7 @@ func describe(_ sleep: (asked: Duration, took: Duration)) -> String {
     }
     return digits + grouped + " µs"
   }
-  return "\(format(sleep.asked)) took \(format(sleep.took))"
+  return "\(sleep.sleeper): \(format(sleep.asked)) took \(format(sleep.took))"
 }
 
 print("| machine | runs | sleeps | inexact sleeps | runs with one | failed runs | seconds |")

@@ -21,19 +21,21 @@ extension DeterministicRun {
   /// which a busy machine may hold up longer than that.
   static var foreignExecutorGrace: Duration { DeadlockGrace.duration.withLock { $0 } }
 
-  /// The driver's answer to a run that looks deadlocked: waits until `graceEnds` for a job to
-  /// arrive (back from an actor with its own executor, or of an unrelated test where runs
-  /// take turns), and returns `nil` to ask again if one did, or once the body was cancelled
-  /// for the deadlock; returns the ending if the body did not finish when cancelled before.
-  /// The grace goes on running out unless the job that arrived was the run's own.
+  /// The driver's answer to a run that looks deadlocked: waits until the grace ends
+  /// (`State.idle`) for a job to arrive (back from an actor with its own executor, or of an
+  /// unrelated test where runs take turns), and returns `nil` to ask again if one did, or once
+  /// the body was cancelled for the deadlock; returns the ending if the body did not finish
+  /// when cancelled before. The grace goes on running out unless the job that arrived was the
+  /// run's own.
   func waitOutTheGrace(
-    cancelledBefore: Bool, until graceEnds: DispatchTime,
-    cancelBody: @escaping @Sendable () -> Void
+    cancelledBefore: Bool, cancelBody: @escaping @Sendable () -> Void
   ) -> Ending? {
+    // `nil` once a job of the run's own (or the end of outside work) ended the suspicion
+    // since the step was decided: ask again.
+    guard let graceEnds = state.withLock({ $0.idle.graceEnds }) else { return nil }
     if wakeDriver.wait(timeout: graceEnds) == .success { return nil }
     state.withLock {
-      $0.driverIsWaiting = false
-      $0.clearSuspicion()
+      _ = $0.idle.wake(endingSuspicion: true, unsettlingTheMainQueue: false)
     }
     if cancelledBefore {
       return .deadlocked(

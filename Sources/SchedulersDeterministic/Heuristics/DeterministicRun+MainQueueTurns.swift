@@ -35,30 +35,25 @@ extension DeterministicRun {
   /// One turn, on the main queue.
   private func turn(quietSoFar: Int, _ chainEnded: DispatchSemaphore) {
     // Only the jobs queued now: those they enqueue wait for the next turn, behind the
-    // main-actor jobs enqueued meanwhile.
+    // main-actor jobs enqueued meanwhile. `RunDecision` decides each (a bound may come first),
+    // and whether the chain goes on.
     var queuedNow = state.withLock { $0.jobs.count - $0.head }
     let ranAny = queuedNow > 0
-    while queuedNow > 0, let queued = state.withLock({ $0.takeJob() }) {
+    while queuedNow > 0 {
+      guard let queued = nextJobOfATurn() else {
+        chainEnded.signal()
+        return
+      }
       run(queued, onMainActor: false)
       queuedNow -= 1
     }
     let quiet = ranAny ? 0 : quietSoFar + 1
-    let chainIsOver = state.withLock { state -> Bool in
-      if state.settlingStoppedWith != nil { return true }
-      // An exploring run at its bound goes back to the driver, which stops it as a livelock.
-      if state.exploringBoundIsDue { return true }
-      // So does a waiter for idleness that the run's tasks kept waiting through its bound.
-      if state.idleWaitBoundIsDue { return true }
-      guard quiet >= Self.quietTurnsBeforeIdle else { return false }
-      state.mainQueueSettled = true
-      return true
-    }
-    if chainIsOver {
-      chainEnded.signal()
-    } else {
+    if chainOfTurnsGoesOn(quiet: quiet >= Self.quietTurnsBeforeIdle) {
       DispatchQueue.main.async {
         ActiveRuns.drivingARun { self.turn(quietSoFar: quiet, chainEnded) }
       }
+    } else {
+      chainEnded.signal()
     }
   }
 }

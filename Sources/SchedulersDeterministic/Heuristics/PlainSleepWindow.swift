@@ -4,7 +4,9 @@
 // gap to that deadline and the gap plus what the hand-over can have taken
 // (`DeterministicRun.enqueue(_:onMainActor:after:fromDeadline:)` says which delays come out
 // exact). A thread preempted during the hand-over widens the window;
-// `DeterministicExecution.lastPlainSleepWindow` says how wide the last one was.
+// `DeterministicExecution.lastPlainSleepWindow` says how wide the last one was. Past the
+// window's limit, up to a thousandth of the delay, only a duration a thousand times rounder
+// is taken (`JobStart.delay(fromGap:)`).
 
 import Dispatch
 import Schedulers
@@ -66,8 +68,23 @@ let plainSleepReadingAllowance: Duration = .microseconds(50)
 /// long its job ran before it: the slowest hand-overs sleep-bench saw (2026-11-25, both cores
 /// busy) took 50 to 92 µs of the thread's CPU time, about one sleep in 70,000, which the
 /// allowance alone missed. Below 500 µs, so that every multiple of 500 µs stays exact after a
-/// long job too.
+/// long job too. Past it, only a duration a thousand times rounder is taken, up to a
+/// thousandth of the delay (`JobStart.delay(fromGap:)`).
 let plainSleepReadingLimit: Duration = .microseconds(250)
+
+/// How round, as the largest power of ten that divides it in nanoseconds; a duration of zero
+/// or less counts as rounder than any.
+func roundness(of duration: Duration) -> Int64 {
+  let (seconds, attoseconds) = duration.components
+  guard seconds > 0 || (seconds == 0 && attoseconds > 0) else { return .max }
+  guard attoseconds % 1_000_000_000 == 0 else { return 0 }
+  let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+  let (nanoseconds, sumOverflow) = product.addingReportingOverflow(attoseconds / 1_000_000_000)
+  guard !overflow, !sumOverflow else { return .max }
+  var power: Int64 = 1
+  while power <= Int64.max / 10, nanoseconds % (power * 10) == 0 { power *= 10 }
+  return power
+}
 
 /// The start of the job a run is running, on the thread that runs it: what bounds a plain
 /// sleep's window.
@@ -84,7 +101,7 @@ final class JobStart: Sendable {
   init(clocks: JobClocks = .system) { self.clocks = clocks }
 
   /// How wide the last plain sleep's window was: above 500 µs only when its thread was
-  /// preempted during its job, the one case where its delay may come out rounder than asked.
+  /// preempted during its job, or a far rounder duration past the limit was taken.
   var lastWindow: Duration { .nanoseconds(lastWindowNanoseconds.load(ordering: .relaxed)) }
 
   /// How wide the widest plain sleep's window was: a test of several sleeps reads it.
@@ -99,12 +116,33 @@ final class JobStart: Sendable {
 
   /// The delay a plain sleep asked for, recovered from the gap between now and the deadline
   /// the runtime read a moment before: called from the sleeping job.
+  ///
+  /// The roundest duration in the window `slack()` allows; or, when the window's limit cut the
+  /// hand-over short, the roundest up to a thousandth of the gap above it if that one is a
+  /// thousand times rounder (a whole second where the window held 999.5 ms). A hand-over can
+  /// pass the limit: one the thread's CPU clock counted as running for 600 µs (the host taking
+  /// a virtual machine's processor, or the kernel reclaiming memory for the sleep's
+  /// allocation, with a build beside it), or one preempted for 500 µs on a thread whose times
+  /// the run does not know. Only a delay a thousand times less round than one a thousandth
+  /// above it can be taken for that one: 999.5 ms for 1 s, after a job that ran 500 µs, or on
+  /// a thread whose times the run does not know, where the job's real time cannot bound it.
   func delay(fromGap gap: Duration) -> Duration {
-    let slack = slack()
-    let width = Int64(Nanoseconds.saturating(slack))
-    lastWindowNanoseconds.store(width, ordering: .relaxed)
-    widestWindowNanoseconds.max(width, ordering: .relaxed)
-    return roundestDuration(from: gap, through: gap + slack)
+    let (slack, bound) = window()
+    let limited = roundestDuration(from: gap, through: gap + slack)
+    var width = slack
+    var delay = limited
+    // What the hand-over can have taken: the job's real time so far, where it is known.
+    let reach = min(bound ?? .seconds(Int64.max), gap / 1_000)
+    if reach > slack {
+      let wider = roundestDuration(from: gap, through: gap + reach)
+      if roundness(of: wider) / max(roundness(of: limited), 1) >= 1_000 {
+        (width, delay) = (reach, wider)
+      }
+    }
+    let nanoseconds = Int64(Nanoseconds.saturating(width))
+    lastWindowNanoseconds.store(nanoseconds, ordering: .relaxed)
+    widestWindowNanoseconds.max(nanoseconds, ordering: .relaxed)
+    return delay
   }
 
   /// How far above the gap the delay can lie: the real time since the job began, which holds
@@ -117,14 +155,23 @@ final class JobStart: Sendable {
   /// sleeps again has; after a longer job, whenever the hand-over took less than 250 µs of
   /// it. Called on a thread other than the job's (a task of the run on an actor with an
   /// executor of its own), where it knows neither time, it allows 250 µs.
-  func slack() -> Duration {
-    guard clocks.thread() == thread.load(ordering: .relaxed) else { return plainSleepReadingLimit }
+  func slack() -> Duration { window().slack }
+
+  /// `slack()`, and the real time since the job began, which bounds the hand-over for sure:
+  /// `nil` on a thread other than the job's.
+  private func window() -> (slack: Duration, bound: Duration?) {
+    guard clocks.thread() == thread.load(ordering: .relaxed) else {
+      return (plainSleepReadingLimit, nil)
+    }
     let elapsed = clocks.real() &- real.load(ordering: .relaxed)
     // The CPU clock can read a little ahead of the real one: it is read second.
     let ran = min(clocks.threadCPU() &- cpu.load(ordering: .relaxed), elapsed)
     let preempted = Duration.nanoseconds(Int64(clamping: elapsed - ran))
     let running = Duration.nanoseconds(Int64(clamping: ran))
-    return preempted + min(max(running, plainSleepReadingAllowance), plainSleepReadingLimit)
+    return (
+      preempted + min(max(running, plainSleepReadingAllowance), plainSleepReadingLimit),
+      .nanoseconds(Int64(clamping: elapsed))
+    )
   }
 }
 

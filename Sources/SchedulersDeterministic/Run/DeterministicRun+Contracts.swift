@@ -47,9 +47,15 @@ extension DeterministicRun.State {
       require(plainSleeps.byID.isEmpty, "a closed run keeps no plain sleep")
       require(idleWaiters.isEmpty, "a closed run keeps no idle waiter")
     }
-    if case .settling(let jobsAfterBody, let stoppedWith) = phase {
+    switch phase {
+    case .settling(let jobsAfterBody):
       require(jobsAfterBody <= DeterministicRun.settlingBound, "settling stays within its bound")
-      require(stoppedWith.map { $0 >= 0 } ?? true, "a stopped settling counts what was queued")
+    case .bodyRunning, .closed: break
+    }
+    switch idle {
+    case .waitingForOutsideWork:
+      require(outsideWork > 0, "the driver waits for outside work only while some is pending")
+    case .unsettled, .mainQueueSettled, .waitingOutTheGrace, .suspected: break
     }
     for (task, id) in plainSleeps.idsByTask {
       require(plainSleeps.byID[id]?.taskAddress == task, "each sleeping task names its sleep")

@@ -7,27 +7,9 @@ import Schedulers
 import Synchronization
 
 extension DeterministicRun {
-  /// What the driver does next.
-  enum Step {
-    case run(QueuedJob)
-    /// Run the run's jobs in turns on the main queue until it settles (main-queue backend).
-    case turns
-    case resumeIdleWaiter(CheckedContinuation<Void, Never>)
-    /// Resume a waiter for idleness that the run's tasks kept waiting through
-    /// `idleWaitBound` jobs (the report is noted already).
-    case stopWaitingForIdle(CheckedContinuation<Void, Never>)
-    case dropCancelledSleeps([VirtualSleepEntry])
-    case waitForOutsideWork
-    case autoAdvance
-    case finish
-    case stopSettling(stillQueued: Int)
-    /// An exploring run reached its bound: report the livelock, cancel the body, and go on
-    /// first in, first out.
-    case stopLivelock(jobs: Int)
-    /// It ran as many jobs again after that without the body finishing.
-    case stuckAfterLivelock(jobs: Int)
-    case deadlock(cancelledBefore: Bool, graceEnds: DispatchTime)
-  }
+  /// What the driver does next: a `RunStep` made ready, with the job taken, the waiter
+  /// removed, the cancelled sleeps taken.
+  typealias Step = RunStep<QueuedJob, CheckedContinuation<Void, Never>, [VirtualSleepEntry]>
 
   /// Drains the run's jobs on the calling thread until the body has finished and nothing is
   /// runnable, or until the run deadlocks. `cancelBody` is called once, at the first deadlock,
@@ -53,7 +35,7 @@ extension DeterministicRun {
       case .run, .resumeIdleWaiter, .stopWaitingForIdle, .dropCancelledSleeps, .autoAdvance,
         .stopLivelock:
         perform(step, onMainQueue: false, cancelBody: cancelBody)
-      case .stuckAfterLivelock(let jobs):
+      case .giveUpAfterLivelock(let jobs):
         return .deadlocked(
           "the body did not finish \(jobs) jobs after it was cancelled for a livelock (see the "
             + "report before), first in, first out: it keeps running without ever suspending on "
@@ -76,10 +58,8 @@ extension DeterministicRun {
             for example looping on Task.yield()); they go on outside the run, and the tasks \
             should be cancelled or awaited by the body
             """)
-      case .deadlock(let cancelledBefore, let graceEnds):
-        if let ending = waitOutTheGrace(
-          cancelledBefore: cancelledBefore, until: graceEnds, cancelBody: cancelBody)
-        {
+      case .suspectDeadlock(let cancelledBefore):
+        if let ending = waitOutTheGrace(cancelledBefore: cancelledBefore, cancelBody: cancelBody) {
           return ending
         }
       }
@@ -91,23 +71,18 @@ extension DeterministicRun {
   private func nextStep() -> Step {
     state.withLock { state -> Step in
       state.checkInvariants()
-      let decision = RunDecision.next(in: situation(of: state))
-      switch decision {
-      case .stopLivelock:
-        let jobs = state.exploring?.jobs ?? 0
+      switch RunDecision.next(in: situation(of: state)) {
+      case .stopLivelock(let jobs):
         state.exploring?.livelockStoppedAt = jobs
         return .stopLivelock(jobs: jobs)
-      case .giveUpAfterLivelock:
-        let exploring = state.exploring
-        return .stuckAfterLivelock(
-          jobs: (exploring?.jobs ?? 0) - (exploring?.livelockStoppedAt ?? 0))
-      case .stopSettling:
-        state.stopSettling()
-        return .stopSettling(stillQueued: state.settlingStoppedWith ?? 0)
+      case .giveUpAfterLivelock(let jobsSinceLivelock):
+        return .giveUpAfterLivelock(jobsSinceLivelock: jobsSinceLivelock)
+      case .stopSettling(let stillQueued):
+        return .stopSettling(stillQueued: stillQueued)
       case .stopWaitingForIdle:
         if state.findings.notIdle == nil {
           state.findings.notIdle = Self.notIdleReport(
-            bound: state.idleWaitBound, queued: state.jobs[state.head...].count,
+            bound: idleWaitBound, queued: state.jobs[state.head...].count,
             ownQueued: state.jobs[state.head...].filter(\.isItsOwn).count)
         }
         // The next waiter gets a whole bound of its own.
@@ -115,48 +90,79 @@ extension DeterministicRun {
         return .stopWaitingForIdle(state.idleWaiters.removeFirst())
       case .turns:
         return .turns
-      case .runNextJob:
-        guard let job = state.takeJob() else {
-          preconditionFailure("Deterministic execution: no job to take where one was queued")
-        }
-        return .run(job)
-      case .dropCancelledSleeps, .resumeIdleWaiter, .finish, .waitForOutsideWork, .autoAdvance,
-        .suspectDeadlock:
-        break  // idle: below
-      }
+      case .run:
+        return .run(state.takeDecidedJob())
       // Idle: what the driver does next may put main-actor jobs on the main queue, which the
-      // main-queue backend then settles (the steps that only wait leave it settled).
-      state.mainQueueSettled = false
-      state.jobsSinceIdle = 0
-      switch decision {
+      // main-queue backend then settles.
       case .dropCancelledSleeps:
+        state.noteIdle()
         // Sleeps whose task was cancelled (and resumed through an actor's job, which `enqueue`
         // cannot recognise) leave the test scheduler before anyone is told the run is idle.
         return .dropCancelledSleeps(state.takeCancelledPlainSleeps() ?? [])
       case .resumeIdleWaiter:
+        state.noteIdle()
         // The body (or a task of the run) goes on: whatever looked like a deadlock was not.
-        state.clearSuspicion()
+        state.idle = .unsettled
         state.autoAdvance.foundNothing = false
         return .resumeIdleWaiter(state.idleWaiters.removeFirst())
       case .finish:
+        state.noteIdle()
         return .finish
       case .waitForOutsideWork:
-        state.driverIsWaiting = true
+        state.noteIdle()
+        state.idle = .waitingForOutsideWork
         return .waitForOutsideWork
       case .autoAdvance:
+        state.noteIdle()
         return .autoAdvance
-      case .stopLivelock, .giveUpAfterLivelock, .stopSettling, .stopWaitingForIdle, .turns,
-        .runNextJob:
-        preconditionFailure("Deterministic execution: \(decision) is not idle, and returned above")
-      case .suspectDeadlock:
-        // Waited for (briefly) before it is believed: see `foreignExecutorGrace`.
-        state.driverIsWaiting = true
+      case .suspectDeadlock(let bodyCancelledBefore):
+        state.noteIdle()
+        // Waited for (briefly) before it is believed: see `foreignExecutorGrace`. The grace is
+        // a bounded total: it goes on from where it was, unless progress ended it.
         let graceEnds =
-          state.graceDeadline
+          state.idle.graceEnds
           ?? .now() + .nanoseconds(Nanoseconds.saturating(Self.foreignExecutorGrace))
-        state.graceDeadline = graceEnds
-        return .deadlock(
-          cancelledBefore: state.findings.cancelledBodyFor != nil, graceEnds: graceEnds)
+        state.idle = .waitingOutTheGrace(until: graceEnds)
+        return .suspectDeadlock(bodyCancelledBefore: bodyCancelledBefore)
+      }
+    }
+  }
+
+  /// In one of the main queue's turns (`DeterministicRun+MainQueueTurns.swift`), the next job
+  /// the turn runs, as `RunDecision` decides: `nil` when the decision is not the turns' (a
+  /// bound is due, or nothing is queued), and the chain of turns ends for the driver to carry
+  /// it out.
+  func nextJobOfATurn() -> QueuedJob? {
+    state.withLock { state -> QueuedJob? in
+      switch RunDecision.next(in: situation(of: state)) {
+      case .turns:
+        guard state.head < state.jobs.count else { return nil }
+        // The job may put main-actor jobs on the main queue: the chain needs its quiet turns
+        // again before it ends.
+        state.idle.unsettleTheMainQueue()
+        return state.takeDecidedJob()
+      case .stopLivelock, .giveUpAfterLivelock, .stopWaitingForIdle, .stopSettling, .run,
+        .dropCancelledSleeps, .resumeIdleWaiter, .finish, .waitForOutsideWork, .autoAdvance,
+        .suspectDeadlock:
+        return nil
+      }
+    }
+  }
+
+  /// At the end of one of the main queue's turns, whether the chain of turns goes on, as
+  /// `RunDecision` decides: it ends on any step but `.turns`, for the driver to carry it out
+  /// (a bound's stop, or what idleness means). `quiet`: the main queue has had
+  /// `quietTurnsBeforeIdle` turns in a row that found nothing to run, and counts as settled.
+  func chainOfTurnsGoesOn(quiet: Bool) -> Bool {
+    state.withLock { state -> Bool in
+      if quiet { state.idle.noteMainQueueSettled() }
+      switch RunDecision.next(in: situation(of: state)) {
+      case .turns:
+        return true
+      case .stopLivelock, .giveUpAfterLivelock, .stopWaitingForIdle, .stopSettling, .run,
+        .dropCancelledSleeps, .resumeIdleWaiter, .finish, .waitForOutsideWork, .autoAdvance,
+        .suspectDeadlock:
+        return false
       }
     }
   }
@@ -185,21 +191,22 @@ extension DeterministicRun {
   /// The facts of `state` that `RunDecision` decides on.
   private func situation(of state: State) -> RunSituation {
     var situation = RunSituation()
-    if state.exploringBoundIsDue {
-      situation.exploringBound =
-        state.exploring?.livelockStoppedAt == nil ? .reached : .reachedAgain
-    }
-    situation.settlingStopped = state.settlingStoppedWith != nil
-    situation.idleWaitBoundDue = state.idleWaitBoundIsDue
+    situation.exploringBound = state.exploringBound
+    // A waiter's bound: an exploring run is left to its own, which counts only its own jobs,
+    // so that its schedules do not depend on another test's.
+    situation.idleWaitBoundDue =
+      state.exploring == nil && !state.idleWaiters.isEmpty
+      && state.jobsSinceIdle >= idleWaitBound
     situation.turnsOnTheMainQueue = mainActorJobsStayOnMainQueue
-    situation.jobQueued = state.head < state.jobs.count
+    situation.queuedJobs = state.jobs.count - state.head
     situation.settlingBoundDue =
       state.bodyFinished && state.jobsAfterBody + 1 > Self.settlingBound
-    situation.mainQueueSettled = state.mainQueueSettled
+    situation.mainQueueSettled = state.idle.mainQueueSettled
     // Looked at only when no job is queued, the only case where it decides anything.
-    situation.cancelledSleepsPending = !situation.jobQueued && state.hasCancelledPlainSleeps
+    situation.cancelledSleepsPending = situation.queuedJobs == 0 && state.hasCancelledPlainSleeps
     situation.idleWaiters = !state.idleWaiters.isEmpty
     situation.bodyFinished = state.bodyFinished
+    situation.bodyCancelled = state.findings.cancelledBodyFor != nil
     situation.outsideWork = state.outsideWork > 0
     situation.autoAdvanceMayStep = shouldAutoAdvance(state)
     return situation
@@ -246,7 +253,8 @@ extension DeterministicRun {
         state.noteBodyCancelled(for: report, replacing: false)
       }
       cancelBody()
-    case .turns, .waitForOutsideWork, .finish, .stopSettling, .deadlock, .stuckAfterLivelock:
+    case .turns, .waitForOutsideWork, .finish, .stopSettling, .suspectDeadlock,
+      .giveUpAfterLivelock:
       preconditionFailure("Deterministic execution: \(step) is not performed in place")
     }
   }
@@ -292,7 +300,7 @@ extension DeterministicRun {
   }
 }
 
-extension DeterministicRun.Step {
+extension RunStep {
   /// Whether the step neither waits nor ends the run, so that the caller's thread may perform
   /// it (`driveInPlace`).
   var runsInPlace: Bool {
@@ -300,7 +308,26 @@ extension DeterministicRun.Step {
     case .run, .resumeIdleWaiter, .stopWaitingForIdle, .dropCancelledSleeps, .autoAdvance,
       .stopLivelock:
       true
-    case .turns, .waitForOutsideWork, .finish, .stopSettling, .deadlock, .stuckAfterLivelock: false
+    case .turns, .waitForOutsideWork, .finish, .stopSettling, .suspectDeadlock,
+      .giveUpAfterLivelock:
+      false
     }
+  }
+}
+
+extension DeterministicRun.State {
+  /// Takes the job `RunDecision` answered with: one is queued.
+  fileprivate mutating func takeDecidedJob() -> DeterministicRun.QueuedJob {
+    guard let job = takeJob() else {
+      preconditionFailure("Deterministic execution: no job to take where one was queued")
+    }
+    return job
+  }
+
+  /// The run is idle (nothing queued): the count towards a waiter's bound starts again, and
+  /// what the driver does next may put main-actor jobs on the main queue.
+  fileprivate mutating func noteIdle() {
+    jobsSinceIdle = 0
+    idle.unsettleTheMainQueue()
   }
 }

@@ -67,8 +67,11 @@ extension DeterministicRun {
   /// preempted in the hand-over (then 250 ms still comes from a gap of 246 ms after a 4 ms
   /// preemption), and any multiple of 100 µs too when its job had run for less than 100 µs
   /// (nearly always: a sleeper's job is mostly its wake-up from its last sleep); 333 µs comes
-  /// out as 350 µs (as 400 or 500 µs after a job that ran longer than 67 µs). A delay that is
-  /// zero or less after that returns at once, as it would outside a run.
+  /// out as 350 µs (as 400 or 500 µs after a job that ran longer than 67 µs). Where the
+  /// window's limit may have cut a slow hand-over short, a duration a thousand times rounder
+  /// within a thousandth of the delay above the window is taken instead (`JobStart.delay`): a
+  /// whole second after a hand-over of 600 µs, not 999.5 ms. A delay that is zero or less
+  /// after that returns at once, as it would outside a run.
   func enqueue(
     _ job: UnownedJob, onMainActor: Bool, after delay: Duration?, fromDeadline: Bool
   ) -> Bool {

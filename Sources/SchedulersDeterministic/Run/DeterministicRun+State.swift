@@ -10,16 +10,38 @@ import Synchronization
 
 extension DeterministicRun {
   /// Where a run is. It only moves forward: the body running, then the tasks it left
-  /// settling, then closed. What made the run cancel the body, if it did, goes along.
+  /// settling, then closed.
   enum Phase {
     /// The body runs.
     case bodyRunning
     /// The body has finished; the tasks it left settle. `jobsAfterBody` counts the jobs run
-    /// since, against `settlingBound`; `stoppedWith`, once the bound stopped the settling, how
-    /// many jobs were still queued.
-    case settling(jobsAfterBody: Int, stoppedWith: Int?)
+    /// since, against `settlingBound` (`RunDecision` stops the settling there).
+    case settling(jobsAfterBody: Int)
     /// The run has ended and handed its jobs back: later jobs are refused.
     case closed
+  }
+
+  /// What the run knows of its own idleness between the driver's steps: whether the driver
+  /// sleeps on `wakeDriver` (so that whatever changes the state wakes it), whether the run
+  /// looks deadlocked and until when its grace runs (see `foreignExecutorGrace`), and whether
+  /// the main queue was last seen with nothing of the run's to run (the main-queue backend:
+  /// `JobRouter.mainActorJobsStayOnMainQueue`). One state, seen three ways: the driver waits
+  /// only on an idle run, which the main queue's turns have left unsettled.
+  enum Idle {
+    /// Nothing is known: the driver is at work, or something may have put a main-actor job
+    /// of the run's on the main queue since the run was last idle.
+    case unsettled
+    /// The main queue's turns last found nothing of the run's to run.
+    case mainQueueSettled
+    /// The driver sleeps until outside work ends, or a job comes.
+    case waitingForOutsideWork
+    /// The run looks deadlocked: the driver sleeps until the grace ends at `until`, or a job
+    /// comes.
+    case waitingOutTheGrace(until: DispatchTime)
+    /// The run looks deadlocked, and a job not its own (or the body's end) woke the driver:
+    /// the grace goes on running out at `graceEnds`, since only the run's own jobs are
+    /// progress. `mainQueueSettled` as in `.mainQueueSettled`.
+    case suspected(graceEnds: DispatchTime, mainQueueSettled: Bool)
   }
 
   struct State {
@@ -32,27 +54,19 @@ extension DeterministicRun {
     /// Those waiting for the run to be idle (an async `advance`, `idle()`).
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     /// The jobs taken since the run was last idle (nothing queued), since a waiter for idleness
-    /// came to a run that had none, or since the run last stopped a waiter at `idleWaitBound`.
+    /// came to a run that had none, or since the run last stopped a waiter at its
+    /// `idleWaitBound`.
     var jobsSinceIdle = 0
-    /// The run's `idleWaitBound`.
-    var idleWaitBound = DeterministicRun.idleWaitBound
     /// How much work begun with `withOutsideWork` is still pending.
     var outsideWork = 0
-    /// Whether the driver sleeps on `wakeDriver`, so that whatever changes the state wakes it.
-    var driverIsWaiting = false
-    /// When the grace for a run that looks deadlocked runs out (see `foreignExecutorGrace`);
-    /// `nil` while the run is not suspected. Any job of the run resets it.
-    var graceDeadline: DispatchTime?
+    /// Whether the driver waits, the run looks deadlocked, the main queue is settled.
+    var idle = Idle.unsettled
     /// Plain `Task.sleep`s of the run's tasks waiting on the virtual clock.
     var plainSleeps = PlainSleeps()
     /// What auto-advance has done, in an auto-advancing run.
     var autoAdvance = AutoAdvanceState()
     /// Tasks started with `DeterministicExecution.background`, cancelled when the body returns.
     var backgroundTasks: [Task<Void, Never>] = []
-    /// Where main-actor jobs stay on the main queue (`JobRouter.mainActorJobsStayOnMainQueue`):
-    /// whether the main queue was last seen with nothing of the run's to run. Reset by
-    /// whatever may have put a main-actor job there.
-    var mainQueueSettled = false
     /// In an exploring run, what picks the next job and how far it went; `nil`: first in, first
     /// out.
     var exploring: Exploring?
@@ -119,37 +133,33 @@ extension DeterministicRun {
 extension DeterministicRun.State {
   /// Whether the body has finished (the run settles, or has closed).
   var bodyFinished: Bool {
-    if case .bodyRunning = phase { return false }
-    return true
+    switch phase {
+    case .bodyRunning: false
+    case .settling, .closed: true
+    }
   }
 
   /// Whether the run has ended and handed its jobs back.
   var isClosed: Bool {
-    if case .closed = phase { return true }
-    return false
-  }
-
-  /// Set when the settling bound stopped the run: how many jobs were still queued.
-  var settlingStoppedWith: Int? {
-    if case .settling(_, let stoppedWith) = phase { return stoppedWith }
-    return nil
+    switch phase {
+    case .closed: true
+    case .bodyRunning, .settling: false
+    }
   }
 
   /// Jobs run since the body finished.
   var jobsAfterBody: Int {
-    if case .settling(let jobsAfterBody, _) = phase { return jobsAfterBody }
-    return 0
+    switch phase {
+    case .settling(let jobsAfterBody): jobsAfterBody
+    case .bodyRunning, .closed: 0
+    }
   }
 
   /// The body has finished: its tasks settle from now on.
   mutating func noteBodyFinished() {
-    if case .bodyRunning = phase { phase = .settling(jobsAfterBody: 0, stoppedWith: nil) }
-  }
-
-  /// The settling bound stopped the run, with jobs still queued.
-  mutating func stopSettling() {
-    if case .settling(let jobsAfterBody, nil) = phase {
-      phase = .settling(jobsAfterBody: jobsAfterBody, stoppedWith: jobs.count - head)
+    switch phase {
+    case .bodyRunning: phase = .settling(jobsAfterBody: 0)
+    case .settling, .closed: break
     }
   }
 
@@ -158,24 +168,75 @@ extension DeterministicRun.State {
     if replacing || findings.cancelledBodyFor == nil { findings.cancelledBodyFor = report }
   }
 
-  /// Whether an exploring run has reached a bound of its chooser's `maxJobs`: the first (stop
-  /// it as a livelock), or as many jobs again after that (it is stuck). The driver acts on it;
-  /// the main queue's turns hand back to the driver when it is due.
-  var exploringBoundIsDue: Bool {
-    guard let exploring else { return false }
-    return exploring.jobs >= (exploring.livelockStoppedAt ?? 0) + exploring.chooser.maxJobs
+  /// Where an exploring run stands against its chooser's `maxJobs`: reached for the first time
+  /// (stop it as a livelock), or as many jobs again after that (it is stuck).
+  var exploringBound: RunSituation.ExploringBound {
+    guard let exploring else { return .notReached }
+    let since = exploring.livelockStoppedAt ?? 0
+    guard exploring.jobs >= since + exploring.chooser.maxJobs else { return .notReached }
+    guard exploring.livelockStoppedAt != nil else { return .reached(jobs: exploring.jobs) }
+    return .reachedAgain(jobsSinceLivelock: exploring.jobs - since)
+  }
+}
+
+extension DeterministicRun.Idle {
+  /// Whether the driver sleeps on `wakeDriver`.
+  var driverIsWaiting: Bool {
+    switch self {
+    case .waitingForOutsideWork, .waitingOutTheGrace: true
+    case .unsettled, .mainQueueSettled, .suspected: false
+    }
   }
 
-  /// Whether a waiter for the run's idleness has waited through `idleWaitBound` jobs. An
-  /// exploring run is left to its own bound, which counts only its own jobs, so that its
-  /// schedules do not depend on another test's.
-  var idleWaitBoundIsDue: Bool {
-    exploring == nil && !idleWaiters.isEmpty && jobsSinceIdle >= idleWaitBound
+  /// When the grace of a run that looks deadlocked runs out; `nil` while it does not.
+  var graceEnds: DispatchTime? {
+    switch self {
+    case .waitingOutTheGrace(let until): until
+    case .suspected(let graceEnds, _): graceEnds
+    case .unsettled, .mainQueueSettled, .waitingForOutsideWork: nil
+    }
   }
 
-  /// The run made progress: it no longer looks deadlocked.
-  mutating func clearSuspicion() {
-    graceDeadline = nil
+  /// Whether the main queue was last seen with nothing of the run's to run.
+  var mainQueueSettled: Bool {
+    switch self {
+    case .mainQueueSettled: true
+    case .suspected(_, let mainQueueSettled): mainQueueSettled
+    case .unsettled, .waitingForOutsideWork, .waitingOutTheGrace: false
+    }
   }
 
+  /// The driver awake, with the grace running out at `graceEnds` if the run looks deadlocked.
+  private init(graceEnds: DispatchTime?, mainQueueSettled: Bool) {
+    if let graceEnds {
+      self = .suspected(graceEnds: graceEnds, mainQueueSettled: mainQueueSettled)
+    } else {
+      self = mainQueueSettled ? .mainQueueSettled : .unsettled
+    }
+  }
+
+  /// Something happened that the driver must see: it no longer waits. `endingSuspicion`: it
+  /// was progress (a job of the run's own, the end of outside work) or the grace ran out, and
+  /// the run no longer looks deadlocked; `unsettlingTheMainQueue`: it may have put a main-actor
+  /// job on the main queue (the end of outside work, the body's). Returns whether the driver
+  /// was waiting, for the caller to wake it.
+  mutating func wake(endingSuspicion: Bool, unsettlingTheMainQueue: Bool) -> Bool {
+    let wasWaiting = driverIsWaiting
+    self = Self(
+      graceEnds: endingSuspicion ? nil : graceEnds,
+      mainQueueSettled: mainQueueSettled && !unsettlingTheMainQueue)
+    return wasWaiting
+  }
+
+  /// The driver is about to do something that may put main-actor jobs on the main queue.
+  mutating func unsettleTheMainQueue() {
+    guard !driverIsWaiting else { return }
+    self = Self(graceEnds: graceEnds, mainQueueSettled: false)
+  }
+
+  /// The main queue's turns found nothing of the run's to run.
+  mutating func noteMainQueueSettled() {
+    guard !driverIsWaiting else { return }
+    self = Self(graceEnds: graceEnds, mainQueueSettled: true)
+  }
 }

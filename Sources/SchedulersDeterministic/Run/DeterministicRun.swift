@@ -79,6 +79,9 @@ final class DeterministicRun: DeterministicRunIdleness {
   /// between actors are jobs of the run, which an exploring run orders (`HopsAsJobs`). Only
   /// exploring runs: a first-in first-out run keeps its order and its cost.
   let hopsAreJobs: Bool
+  /// How many jobs a first-in first-out run takes without once becoming idle while a task
+  /// awaits its idleness: `DeterministicRun.idleWaitBound`, or the tests' override.
+  let idleWaitBound: Int
 
   init(
     router: any JobRouter,
@@ -99,11 +102,9 @@ final class DeterministicRun: DeterministicRunIdleness {
     self.describePending = describePending
     self.outsideWorkTimeout = outsideWorkTimeout
     self.autoAdvance = autoAdvance
-    if let bound = Self.idleWaitBoundOverride {
-      precondition(
-        bound > 0, "Deterministic execution: idleWaitBoundOverride needs a bound above 0")
-      state.withLock { $0.idleWaitBound = bound }
-    }
+    let bound = Self.idleWaitBoundOverride ?? Self.idleWaitBound
+    precondition(bound > 0, "Deterministic execution: idleWaitBoundOverride needs a bound above 0")
+    self.idleWaitBound = bound
   }
 
   // MARK: Enqueueing
@@ -140,15 +141,15 @@ final class DeterministicRun: DeterministicRunIdleness {
         // jobs come when timing says, so a note of theirs (a poller's yields, counted as a
         // task that keeps yielding) would fall on an own job that reuses the address.
         state.exploring?.chooser.noteEnqueue(job, isWakeUp: isWakeUp)
-        state.clearSuspicion()
       }
       let cancelledSleep = dropWakeUpIfCancelled(job, &state)
       state.jobs.append(
         QueuedJob(
           job: job, onMainActor: onMainActor, isItsOwn: isItsOwn))
       if let cancelledSleep { state.jobs.append(cancelledSleep.wakeUp) }
-      defer { state.driverIsWaiting = false }
-      return .queued(wake: state.driverIsWaiting, cancelledSleep: cancelledSleep)
+      // A job of the run's own is progress: the run no longer looks deadlocked.
+      let wake = state.idle.wake(endingSuspicion: isItsOwn, unsettlingTheMainQueue: false)
+      return .queued(wake: wake, cancelledSleep: cancelledSleep)
     }
     switch outcome {
     case .refused:
@@ -203,10 +204,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     let wake = state.withLock { state -> Bool in
       state.outsideWork -= 1
       state.autoAdvance.foundNothing = false
-      state.mainQueueSettled = false
-      state.clearSuspicion()
-      defer { state.driverIsWaiting = false }
-      return state.driverIsWaiting
+      return state.idle.wake(endingSuspicion: true, unsettlingTheMainQueue: true)
     }
     if wake { wakeDriver.signal() }
   }
@@ -216,9 +214,7 @@ final class DeterministicRun: DeterministicRunIdleness {
     for task in state.withLock({ $0.backgroundTasks }) { task.cancel() }
     let wake = state.withLock { state -> Bool in
       state.noteBodyFinished()
-      state.mainQueueSettled = false
-      defer { state.driverIsWaiting = false }
-      return state.driverIsWaiting
+      return state.idle.wake(endingSuspicion: false, unsettlingTheMainQueue: true)
     }
     if wake { wakeDriver.signal() }
   }
@@ -270,18 +266,14 @@ final class DeterministicRun: DeterministicRunIdleness {
 // MARK: Taking
 
 extension DeterministicRun.State {
-  /// Takes the next job off the queue, first in first out; `nil` when none is queued, or when
-  /// the body has finished and the settling bound is reached (then `settlingStoppedWith` is
-  /// set).
+  /// Takes the next job off the queue, first in first out, or the one an exploring run's
+  /// chooser picks; `nil` when none is queued. Counts it against the settling bound, which
+  /// `RunDecision` checks before it answers with a job.
   mutating func takeJob() -> DeterministicRun.QueuedJob? {
     guard head < jobs.count else { return nil }
-    if case .settling(let jobsAfterBody, let stoppedWith) = phase {
-      guard stoppedWith == nil else { return nil }
-      guard jobsAfterBody + 1 <= DeterministicRun.settlingBound else {
-        stopSettling()
-        return nil
-      }
-      phase = .settling(jobsAfterBody: jobsAfterBody + 1, stoppedWith: nil)
+    switch phase {
+    case .settling(let jobsAfterBody): phase = .settling(jobsAfterBody: jobsAfterBody + 1)
+    case .bodyRunning, .closed: break
     }
     jobsSinceIdle += 1
     if exploring != nil {
