@@ -38,7 +38,7 @@
       // its own (a Dispatch callback 5 ms away), which the run cannot see: on a busy machine that
       // came later than the 100 ms a run waits before it believes a deadlock, reported in one
       // schedule of a hundred and not replayed by its seed. Waited for 2 s here.
-      DeadlockGrace.duration.withLock { $0 = deadlockGrace }
+      DeadlockGrace.duration = deadlockGrace
       return .exploring(schedules: schedules)
     }()
 

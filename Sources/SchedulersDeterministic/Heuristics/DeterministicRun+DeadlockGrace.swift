@@ -19,7 +19,7 @@ extension DeterministicRun {
   /// 100 ms, unless the process explores a suite not written for it (`SchedulersSuiteExploration`
   /// sets `DeadlockGrace.duration`): its tests wait on queues, threads and timers of their own,
   /// which a busy machine may hold up longer than that.
-  static var foreignExecutorGrace: Duration { DeadlockGrace.duration.withLock { $0 } }
+  static var foreignExecutorGrace: Duration { DeadlockGrace.duration }
 
   /// The driver's answer to a run that looks deadlocked: waits until the grace ends
   /// (`State.idle`) for a job to arrive (back from an actor with its own executor, or of an
@@ -58,5 +58,11 @@ extension DeterministicRun {
 
 /// The grace of every run of the process (`DeterministicRun.foreignExecutorGrace`).
 package enum DeadlockGrace {
-  package static let duration = Mutex<Duration>(.milliseconds(100))
+  static let setting = Mutex<Duration>(.milliseconds(100))
+
+  /// The grace every run of the process waits from now on.
+  package static var duration: Duration {
+    get { setting.withLock { $0 } }
+    set { setting.withLock { $0 = newValue } }
+  }
 }
