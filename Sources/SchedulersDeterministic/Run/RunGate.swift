@@ -6,9 +6,9 @@ import Synchronization
 /// if its test were the only code running: the main-queue backend cannot tell its own main-actor tasks from others',
 /// and an actor two tests share (a singleton such as `APIClient.shared`) runs one test's task
 /// inside the other's job, where two runs at once could not keep them apart. Runs used to be
-/// able to go side by side (opt-in); once a run was driven on its caller's thread, that made a
-/// suite of 1,000 tests only 1.12x faster (`suite-bench`, docs/performance.md), and it failed
-/// tests sharing an actor, so it went.
+/// able to go side by side (opt-in); once a run was driven on its caller's thread, side by side
+/// gained little on a 1,000-test suite (`suite-bench`), and it failed tests sharing an actor,
+/// so it went.
 final class RunGate: Sendable {
   static let shared = RunGate()
 

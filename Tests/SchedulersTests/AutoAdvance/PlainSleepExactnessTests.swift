@@ -157,7 +157,7 @@ struct PlainSleepWindowTests {
     #expect(recovered(gap: gap, real: real, cpu: cpu) == .nanoseconds(asked))
   }
 
-  /// A hand-over that passed the window's 250 µs limit (issue 59): a 1 s sleep of a
+  /// A hand-over that passed the window's 250 µs limit: a 1 s sleep of a
   /// main-actor task came out as 999.5 ms once in 1,000 runs of a story suite with a build
   /// beside it. The window held 999.5 ms and not 1 s when the hand-over took more than 250 µs
   /// that the run could not see as a preemption: the thread's CPU clock counted it as running
