@@ -4,7 +4,7 @@
 /// iteration starts; later ticks follow the previous deadline, so they never drift. The
 /// sequence ends when the consuming task is cancelled. On a test scheduler, ticks due at the
 /// same instant as other work keep the place of the timer's first tick, as repeating actions
-/// and Combine's `Timer` publisher do: timers every 2 s and every 3 s, advanced 6 s, tick
+/// do (and as in combine-schedulers): timers every 2 s and every 3 s, advanced 6 s, tick
 /// 2 s, 3 s, 4 s, then at 6 s the 2 s timer before the 3 s one.
 ///
 /// A consumer slower than the interval misses ticks; ``MissedTickPolicy`` says what it gets

@@ -41,7 +41,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   }
 
   /// Fails with the error `customError` makes when neither an element nor the finish arrives
-  /// within `interval` of `scheduler`'s time: Combine's `timeout(_:scheduler:customError:)`.
+  /// within `interval` of `scheduler`'s time, as Combine's `timeout` does with `customError:`.
   ///
   /// ```swift
   /// enum FeedError: Error { case stalled }
