@@ -61,9 +61,10 @@ extension DeterministicExecution {
     /// func cancelNeverLeavesTheSpinnerOn() async { ... }
     /// ```
     public var seed: UInt64
-    /// A seed that a failure report gave: only that schedule runs, with the failures
-    /// recorded as they happen. `SCHEDULERS_EXPLORATION_REPLAY` does the same for every
-    /// exploring test of the process.
+    /// A seed that a failure report gave: only that schedule runs after the first-in first-out
+    /// run (and, but for `.exhaustive`, schedule 1, which gives PCT its span), and the test fails
+    /// with its failures. `SCHEDULERS_EXPLORATION_REPLAY` does the same for every exploring test
+    /// of the process.
     ///
     /// ```swift
     /// @Test(.deterministicExecution(.exploring(strategy: .pct(depth: 3), replay: 0x3F2A_9C41_0B7E_D215)))
