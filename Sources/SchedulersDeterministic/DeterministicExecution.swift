@@ -33,18 +33,18 @@ public enum DeterministicExecution {}
 /// }
 /// ```
 ///
-/// - Plain `Task.sleep` inside the run follows `scheduler`'s virtual clock where the backend
-///   can see it (the experimental `DeterministicExecution.Backend.plainTaskSleepIsVirtual`):
-///   the runtime hands over a deadline read from a real clock, and the run recovers the delay
-///   as the roundest duration the moment between that reading and the hand-over allows (any
-///   multiple of 500 µs is exact unless the thread was preempted then, or, after a long job,
-///   is almost a far rounder one: 999.5 ms as 1 s; nearly always any multiple of 100 µs). For
-///   exact virtual time on every backend, sleep on the scheduler (`scheduler.sleep(for:)`) or
-///   pass `scheduler.clock` to `Clock`-taking APIs. Without a scheduler, plain `Task.sleep` sleeps in real time, as outside work. Plain
-///   sleeps still pending when the run ends are reported, and go on sleeping outside the run,
-///   in real time, for the virtual time they had left. Only the run's own tasks (the body and
-///   the tasks it creates, not detached ones) sleep on the virtual clock: other tasks keep real
-///   time, so a test's `.timeLimit` still measures real time.
+/// - Plain `Task.sleep` inside the run follows `scheduler`'s virtual clock where the backend can
+///   see it (the experimental `DeterministicExecution.Backend.plainTaskSleepIsVirtual`): the
+///   runtime hands over a deadline read from a real clock, and the run recovers the delay as the
+///   roundest duration the moment between that reading and the hand-over allows (any multiple of
+///   500 µs is exact unless the thread was preempted then, or, after a long job, is almost a far
+///   rounder one: 999.5 ms as 1 s; nearly always any multiple of 100 µs). For exact virtual time on
+///   every backend, sleep on the scheduler (`scheduler.sleep(for:)`) or pass `scheduler.clock` to
+///   `Clock`-taking APIs. With `.manual` time and no scheduler, plain `Task.sleep` sleeps in real
+///   time, as outside work. Plain sleeps still pending when the run ends are reported, and go on
+///   sleeping outside the run, in real time, for the virtual time they had left. Only the run's own
+///   tasks (the body and the tasks it creates, not detached ones) sleep on the virtual clock: other
+///   tasks keep real time, so a test's `.timeLimit` still measures real time.
 /// - Work that escapes the run (Dispatch, threads, I/O) must be awaited through
 ///   ``withOutsideWork(_:)``; otherwise the run reports a deadlock once nothing else can make
 ///   progress for a grace of 100 ms of real time (in case a job is on its way back from an

@@ -279,10 +279,10 @@ extension DeterministicRun {
   /// step must wait or ends the run, and returns that step. `onMainQueue`: the caller is
   /// main-actor code, so main-actor jobs run in place; otherwise they go to the main queue
   /// (`DispatchQueue.main.sync`), as from a driver thread. The idle run resumes its waiters
-  /// here too: a run crosses no thread at all unless it must wait, for outside work or on a
-  /// suspected deadlock. Waiting here would hold the caller's thread (the main queue, which
-  /// outside work may need), so the caller hands a waiting step to a driver thread
-  /// (`drive(startingWith:)`).
+  /// here too: the run goes to a driver thread only for a step that must wait (outside work, a
+  /// suspected deadlock) or that ends it other than by a plain finish. Waiting here would hold
+  /// the caller's thread (the main queue, which outside work may need), so the caller hands
+  /// such a step to a driver thread (`drive(startingWith:)`).
   ///
   /// The caller's task is current on this thread between jobs; jobs enqueued then are treated
   /// as enqueued where no task is current, as on a driver thread (`ActiveRuns.drivingInPlace`).
