@@ -18,7 +18,7 @@ struct CallSite: Sendable, CustomStringConvertible {
 /// The place a timer's ticks keep among work due at the same instant, as a repeating action's
 /// do: the order a test scheduler gave the first tick, reused for every later one. So two
 /// timers (every 2 s and every 3 s) both due at 6 s tick in the order they were started, as
-/// `schedule(after:interval:)` timers and Combine's `Timer` publisher do, whichever of them
+/// `schedule(after:interval:)` timers do (and as in combine-schedulers), whichever of them
 /// registered its sleep for 6 s first.
 @usableFromInline
 final class SameInstantPlace: @unchecked Sendable {

@@ -21,7 +21,8 @@ extension DeterministicExecution {
   /// }
   /// ```
   ///
-  /// Exploration needs Swift Testing: it reads each schedule's failures as issues.
+  /// Exploration needs Swift Testing: it reads each schedule's failures as issues. (Async
+  /// XCTest methods are explored by linking `SchedulersSuiteExploration`: docs/field-trial.md.)
   ///
   /// > Note: The declarations are stable; the schedules are not. Which schedule a seed names,
   /// > the order in which a strategy tries schedules, and the text of the report may change in a

@@ -82,12 +82,6 @@ package final class ScheduleChooser: @unchecked Sendable {
   /// (``DeterministicExecution/Exploration/maxJobsPerSchedule``).
   package var maxJobs = DeterministicExecution.Exploration.defaultMaxJobsPerSchedule
 
-  /// `expectedSteps` is how many steps the run is likely to take from its first real choice
-  /// on (``stepsFromFirstChoice`` of schedule 1, first in, first out with hops as jobs): PCT
-  /// spreads its change points over them. Counted from the first choice, not from the first job: the jobs before
-  /// it had nothing to choose from, and their number may vary from run to run (the body's
-  /// task may hop once more at the start of one run than of another), which would move every
-  /// change point and make the same seed choose differently.
   /// A run that makes the choices of `script` (positions among the candidates, step by step),
   /// and first-in first-out ones past its end: to replay a schedule with some of its choices
   /// undone, when a failing schedule is shrunk.
@@ -154,6 +148,13 @@ package final class ScheduleChooser: @unchecked Sendable {
   /// The choices this run made, step by step, as a script replays them.
   package var choices: [Int] { steps.map(\.chosenIndex) }
 
+  /// A run of `strategy` from `seed`. `expectedSteps` is how many steps the run is likely to
+  /// take from its first real choice on (``stepsFromFirstChoice`` of schedule 1, first in,
+  /// first out with hops as jobs): PCT spreads its change points over them. Counted from the
+  /// first choice, not from the first job: the jobs before it had nothing to choose from, and
+  /// their number may vary from run to run (the body's task may hop once more at the start of
+  /// one run than of another), which would move every change point and make the same seed
+  /// choose differently.
   package init(
     strategy: DeterministicExecution.ExplorationStrategy?, seed: UInt64, expectedSteps: Int
   ) {

@@ -5,10 +5,7 @@ import Synchronization
 /// The run in progress takes every job of the process that may be its test's (`ActiveRuns`), as
 /// if its test were the only code running: the main-queue backend cannot tell its own main-actor tasks from others',
 /// and an actor two tests share (a singleton such as `APIClient.shared`) runs one test's task
-/// inside the other's job, where two runs at once could not keep them apart. Runs used to be
-/// able to go side by side (opt-in); once a run was driven on its caller's thread, side by side
-/// gained little on a 1,000-test suite (`suite-bench`), and it failed tests sharing an actor,
-/// so it went.
+/// inside the other's job, where two runs at once could not keep them apart.
 final class RunGate: Sendable {
   static let shared = RunGate()
 

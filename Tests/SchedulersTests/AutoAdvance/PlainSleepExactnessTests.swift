@@ -165,7 +165,7 @@ struct PlainSleepWindowTests {
   /// sleep's allocation), or the sleep was on a thread whose times the run does not know (a
   /// task on an actor with an executor of its own), preempted there for 500 µs. A duration a
   /// thousand times rounder, within a thousandth of the delay, is taken past the limit. (A
-  /// sleep shorter than a thousand times the hand-over's excess gets no more than the limit:
+  /// sleep shorter than a thousand times the hand-over gets no more than the limit:
   /// 250 ms after a hand-over of 300 µs still comes out as 249.7 ms.)
   @Test(arguments: [
     // (asked, hand-over took, job's real time, job's CPU time, on another thread), in

@@ -12,8 +12,8 @@ import Testing
 // ("ambiguous use of 'test'", "'AnySchedulerOf' is ambiguous for type lookup"; .ci/run checks
 // that the compiler says so). One call is not: `DispatchQueue.unimplemented("name")` is
 // combine-schedulers', whose only overload takes just the name (a test below pins that).
-// Module selectors (SE-0491, Swift 6.3) pick one; this file compiles only if every shared name
-// can be picked that way.
+// Module selectors (SE-0491, Swift 6.3) pick one; this file compiles only if the shared names
+// it uses can be picked that way.
 
 /// A feature written against this package, in a file that also sees combine-schedulers.
 @MainActor
