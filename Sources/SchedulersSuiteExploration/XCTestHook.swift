@@ -92,9 +92,7 @@
     private func exploreEachSchedule(_ method: @escaping @Sendable () async throws -> Void) async
       -> String?
     {
-      let baseline = ScheduleChooser(strategy: nil, seed: 0, expectedSteps: 1)
-      baseline.maxJobs = exploration.maxJobsPerSchedule
-      baseline.hopsAreJobs = false
+      let baseline = exploration.firstInFirstOutSchedule()
       ExplorationHook.crashReport?.set(
         "The process is stopping in \(testCase.name)'s first-in first-out deterministic run, "
           + "before any exploring: no seed is needed to replay it.")
@@ -107,8 +105,7 @@
       }
       // Run by every exploration, a replay's too: its length is PCT's span, which every seeded
       // schedule depends on.
-      let hopOrder = ScheduleChooser(strategy: nil, seed: 0, expectedSteps: 1)
-      hopOrder.maxJobs = exploration.maxJobsPerSchedule
+      let hopOrder = exploration.hopsAsJobsSchedule()
       if let failure = await run(method, hopOrder, seed: 0, position: "schedule 1") {
         return report(
           failure, position: "schedule 1 of \(exploration.schedules)", seed: 0, hopOrder)
@@ -116,30 +113,20 @@
       if exploration.replay == 0 { return nil }
       let expectedSteps = hopOrder.stepsFromFirstChoice
       if let seed = exploration.replay {
-        let chooser = chooser(seed: seed, expectedSteps: expectedSteps)
+        let chooser = exploration.seededSchedule(seed, expectedSteps: expectedSteps)
         guard
           let failure = await run(method, chooser, seed: seed, position: "the replayed schedule")
         else { return nil }
         return report(failure, position: "the replayed schedule", seed: seed, chooser)
       }
-      let shard = explorationShard()
-      for index in 1..<exploration.schedules {
-        if let shard, index % shard.count != shard.number - 1 { continue }
-        let seed = exploration.seed(ofSchedule: index)
-        let chooser = chooser(seed: seed, expectedSteps: expectedSteps)
+      for (index, seed) in exploration.seededSchedules(in: explorationShard()) {
+        let chooser = exploration.seededSchedule(seed, expectedSteps: expectedSteps)
         let position = "schedule \(index + 1) of \(exploration.schedules)"
         if let failure = await run(method, chooser, seed: seed, position: position) {
           return report(failure, position: position, seed: seed, chooser)
         }
       }
       return nil
-    }
-
-    private func chooser(seed: UInt64, expectedSteps: Int) -> ScheduleChooser {
-      let chooser = ScheduleChooser(
-        strategy: exploration.strategy, seed: seed, expectedSteps: expectedSteps)
-      chooser.maxJobs = exploration.maxJobsPerSchedule
-      return chooser
     }
 
     private func report(

@@ -39,9 +39,8 @@ enum ExploreEveryRun {
     let exploration = DeterministicExecution.Exploration.exploring(
       schedules: 1, strategy: strategy, seed: base)
     // A test's runs are short: PCT spreads its change points over the first 64 jobs.
-    return ScheduleChooser(
-      strategy: strategy, seed: exploration.seed(ofSchedule: Int(truncatingIfNeeded: index)),
-      expectedSteps: 64)
+    return exploration.seededSchedule(
+      exploration.seed(ofSchedule: Int(truncatingIfNeeded: index)), expectedSteps: 64)
   }
 }
 

@@ -148,9 +148,7 @@ private func exploreEachSchedule(
   ExplorationCrashReport.arm()
   // First in, first out: the schedule an unexplored run takes, which also says how long a
   // schedule is.
-  let baseline = ScheduleChooser(strategy: nil, seed: 0, expectedSteps: 1)
-  baseline.maxJobs = exploration.maxJobsPerSchedule
-  baseline.hopsAreJobs = false
+  let baseline = exploration.firstInFirstOutSchedule()
   ExplorationHook.crashReport?.set(
     """
     The process is stopping while exploring schedules (\(exploration)), in the first-in \
@@ -178,7 +176,7 @@ private func exploreEachSchedule(
   // length over which PCT spreads its change points.
   var expectedSteps = 1
   if !exploration.strategy.isExhaustive {
-    let hopOrder = firstInFirstOutWithHopsAsJobs(exploration)
+    let hopOrder = exploration.hopsAsJobsSchedule()
     ExplorationHook.crashReport?.set(
       """
       The process is stopping while exploring schedules (\(exploration)), in the first-in \
@@ -221,9 +219,7 @@ private func exploreEachSchedule(
     expectedSteps = hopOrder.stepsFromFirstChoice
   }
   if let seed = exploration.replay {
-    let chooser = ScheduleChooser(
-      strategy: exploration.strategy, seed: seed, expectedSteps: expectedSteps)
-    chooser.maxJobs = exploration.maxJobsPerSchedule
+    let chooser = exploration.seededSchedule(seed, expectedSteps: expectedSteps)
     ExplorationHook.crashReport?.set(
       """
       The process is stopping in the replayed schedule (\(exploration.strategy), seed \
@@ -243,21 +239,16 @@ private func exploreEachSchedule(
   let shard = explorationShard()
   var passedInThisShard = 0
   // The seeded schedules, after the one with seed 0 (schedule 1, which every shard runs for
-  // the span): schedule `index + 1` with `seed(ofSchedule: index)`.
-  for index in 1..<exploration.schedules {
-    // A shard runs every `count`th schedule of the same seeded sequence, from its own.
-    if let shard, index % shard.count != shard.number - 1 { continue }
+  // the span).
+  for (index, seed) in exploration.seededSchedules(in: shard) {
     defer { passedInThisShard += 1 }
-    let seed = exploration.seed(ofSchedule: index)
     let position =
       shard.map {
         "schedule \(index + 1) of \(exploration.schedules), in shard \($0.number)/\($0.count) "
           + "(SCHEDULERS_EXPLORATION_SHARD: this process runs schedules \($0.number), "
           + "\($0.number + $0.count), ...; \(passedInThisShard) of them passed before it)"
       } ?? "schedule \(index + 1) of \(exploration.schedules) (\(index) passed before it)"
-    let chooser = ScheduleChooser(
-      strategy: exploration.strategy, seed: seed, expectedSteps: expectedSteps)
-    chooser.maxJobs = exploration.maxJobsPerSchedule
+    let chooser = exploration.seededSchedule(seed, expectedSteps: expectedSteps)
     ExplorationHook.crashReport?.set(
       """
       The process is stopping while exploring schedules, in \(position), \
@@ -473,21 +464,18 @@ private func replayCheck(
   let again: ScheduleChooser
   let failedAgain: Bool
   if exploration.strategy.isExhaustive {
-    again = ScheduleChooser(strategy: exploration.strategy, seed: seed, expectedSteps: 1)
-    again.maxJobs = exploration.maxJobsPerSchedule
+    again = exploration.seededSchedule(seed, expectedSteps: 1)
     failedAgain = !(await runCapturingIssues(chooser: again, runOnce)).isEmpty
   } else {
     // As the exploration does: the first-in first-out schedule with hops as jobs first, which
     // is seed 0 and gives the others their span.
-    let hopOrder = firstInFirstOutWithHopsAsJobs(exploration)
+    let hopOrder = exploration.hopsAsJobsSchedule()
     let hopOrderFailed = !(await runCapturingIssues(chooser: hopOrder, runOnce)).isEmpty
     if seed == 0 {
       again = hopOrder
       failedAgain = hopOrderFailed
     } else {
-      again = ScheduleChooser(
-        strategy: exploration.strategy, seed: seed, expectedSteps: hopOrder.stepsFromFirstChoice)
-      again.maxJobs = exploration.maxJobsPerSchedule
+      again = exploration.seededSchedule(seed, expectedSteps: hopOrder.stepsFromFirstChoice)
       failedAgain = !(await runCapturingIssues(chooser: again, runOnce)).isEmpty
     }
   }
@@ -555,16 +543,6 @@ private func shrink(
     best.steps.filter(\.preempted).count < found.steps.filter(\.preempted).count
   else { return nil }
   return best
-}
-
-/// The schedule that seed 0 names for PCT and the random walk: first in, first out, with each
-/// hop between actors a job of its own.
-private func firstInFirstOutWithHopsAsJobs(_ exploration: DeterministicExecution.Exploration)
-  -> ScheduleChooser
-{
-  let chooser = ScheduleChooser(strategy: nil, seed: 0, expectedSteps: 1)
-  chooser.maxJobs = exploration.maxJobsPerSchedule
-  return chooser
 }
 
 extension DeterministicExecution.ExplorationStrategy {
